@@ -1,0 +1,1 @@
+// ANCS: placeholder until its issue lands; see docs/architecture.md.

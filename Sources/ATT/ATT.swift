@@ -1,0 +1,1 @@
+// ATT: placeholder until its issue lands; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Display: placeholder until its issue lands; see docs/architecture.md.

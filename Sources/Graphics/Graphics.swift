@@ -1,0 +1,1 @@
+// Graphics: placeholder until its issue lands; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Haptics: placeholder until its issue lands; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Input: placeholder until its issue lands; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// RunLoop: being written (issue 2).

@@ -1,0 +1,1 @@
+// Simulator: placeholder until its issue lands; see docs/architecture.md.

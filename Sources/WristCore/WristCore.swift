@@ -1,0 +1,1 @@
+// WristCore app layer: composition root.
