@@ -4,7 +4,7 @@ import HAL
 /// Two connected ends of `socketpair(AF_UNIX, SOCK_SEQPACKET)`, which keep
 /// message boundaries exactly like an L2CAP channel. Tests and the simulator
 /// use it as a Bluetooth link.
-public struct SeqPacketPair: ~Copyable {
+@frozen public struct SeqPacketPair: ~Copyable {
     public var first: FileDescriptor
     public var second: FileDescriptor
 

@@ -1,1 +1,0 @@
-// RunLoop: being written (issue 2).
