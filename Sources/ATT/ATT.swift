@@ -1,1 +1,0 @@
-// ATT: placeholder until its issue lands; see docs/architecture.md.
