@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "RunLoop", dependencies: ["HAL", "LinuxHAL"]),
 
         // MARK: devices and UI
-        .target(name: "Display", dependencies: ["HAL"]),
+        .target(name: "Display", dependencies: ["HAL", "Graphics"]),
         .target(name: "Input", dependencies: ["HAL", "RunLoop"]),
         .target(name: "Haptics", dependencies: ["HAL", "RunLoop"]),
         .target(name: "Graphics", dependencies: ["HAL"]),

@@ -1,1 +1,0 @@
-// Display: placeholder until its issue lands; see docs/architecture.md.

@@ -1,1 +1,0 @@
-// Graphics: placeholder until its issue lands; see docs/architecture.md.

@@ -1,0 +1,404 @@
+/// Horizontal placement of each line inside the layout width.
+public enum TextAlignment: Sendable {
+    case leading, center, trailing
+}
+
+/// One laid-out line: a byte range of the text (trailing spaces excluded),
+/// its width in pixels, and whether an ellipsis follows it.
+public struct TextLine: Equatable, Sendable {
+    public var start: Int
+    public var end: Int
+    public var width: Int
+    public var ellipsis: Bool
+}
+
+/// Wraps UTF-8 text into lines for a fixed width, then draws them.
+///
+/// - decodes UTF-8 from the caller's bytes (invalid sequences become U+FFFD);
+/// - keeps combining marks, variation selectors and ZWJ sequences with their base;
+/// - wraps Latin text at spaces (a word longer than the line is cut), CJK text
+///   between any two characters, never starting a line with closing
+///   punctuation (。、」）!? …) nor ending one with opening punctuation;
+/// - honours "\n"; ends the last permitted line with "…" when text is left over;
+/// - takes each character from the first font of the chain that has it and
+///   draws a box for a character no font has;
+/// - right-to-left text is drawn in logical order, left to right (no bidi).
+///
+/// The line table is allocated once (`capacity`); `layout` and `draw`
+/// allocate nothing, so a notification can be laid out on every frame.
+public final class TextLayout {
+    public let capacity: Int
+    private let lines: UnsafeMutablePointer<TextLine>
+
+    /// Lines produced by the last `layout`.
+    public private(set) var lineCount = 0
+    /// True when the text did not fit in `maxLines` (or `capacity`) lines.
+    public private(set) var truncated = false
+    /// Baseline-to-baseline distance, from the fonts the text actually uses.
+    public private(set) var lineHeight = 0
+    /// Pixels from a line's top to its baseline.
+    public private(set) var ascent = 0
+    /// The width the text was laid out for.
+    public private(set) var maxWidth = 0
+    /// The widest line.
+    public private(set) var widestLine = 0
+
+    public init(capacity: Int = 128) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+        lines = .allocate(capacity: capacity)
+        lines.initialize(repeating: TextLine(start: 0, end: 0, width: 0, ellipsis: false), count: capacity)
+    }
+
+    deinit { lines.deallocate() }
+
+    public func line(_ i: Int) -> TextLine {
+        precondition(i >= 0 && i < lineCount, "line \(i) of \(lineCount)")
+        return lines[i]
+    }
+
+    /// Total height of `count` lines starting at `first` (all by default).
+    public func height(lines count: Int? = nil) -> Int { (count ?? lineCount) * lineHeight }
+
+    // MARK: layout
+
+    /// Wraps `text` (UTF-8 bytes) into lines at most `width` pixels wide and
+    /// at most `maxLines` lines. The same bytes must be passed to `draw`.
+    public func layout(_ text: UnsafeRawBufferPointer, fonts: FontChain, width: Int, maxLines: Int = .max) {
+        let limit = max(1, min(maxLines, capacity))
+        maxWidth = max(1, width)
+        lineCount = 0
+        truncated = false
+        widestLine = 0
+        var usedFonts: UInt32 = 0
+        let n = text.count
+
+        var lineStart = 0
+        var i = 0
+        var lineWidth = 0
+        var breakEnd = -1, breakNext = -1, breakWidth = 0      // last wrap opportunity on this line
+        var prevStart = -1
+        var prevBase: UInt32 = 0
+        var prevWasSpace = false
+        var stopped = false
+
+        func resetLine(at start: Int) {
+            lineStart = start
+            i = start
+            lineWidth = 0
+            breakEnd = -1; breakNext = -1; breakWidth = 0
+            prevStart = -1
+            prevBase = 0
+            prevWasSpace = false
+        }
+
+        /// Emits [start, end); returns false when the line table is full.
+        func emit(_ start: Int, _ end: Int, _ w: Int) -> Bool {
+            if lineCount == limit {
+                truncated = true
+                return false
+            }
+            lines[lineCount] = TextLine(start: start, end: end, width: w, ellipsis: false)
+            lineCount += 1
+            widestLine = max(widestLine, w)
+            return true
+        }
+
+        while i < n && !stopped {
+            let (end, base) = Self.cluster(text, at: i)
+            if base == 0x0A || base == 0x0D || base == 0x2028 || base == 0x2029 {
+                let e = prevWasSpace && breakEnd >= 0 ? breakEnd : i
+                let w = prevWasSpace && breakEnd >= 0 ? breakWidth : lineWidth
+                if !emit(lineStart, e, w) { stopped = true; break }
+                resetLine(at: end)
+                continue
+            }
+            let (w, mask) = Self.advance(text, i..<end, fonts: fonts, drawing: nil)
+            usedFonts |= mask
+            if CharacterClass.isSpace(base) {
+                if !prevWasSpace {
+                    breakEnd = i
+                    breakWidth = lineWidth
+                }
+                breakNext = end
+                lineWidth += w
+                prevWasSpace = true
+                prevStart = i
+                prevBase = base
+                i = end
+                continue
+            }
+            // A wrap opportunity before this cluster, between CJK characters.
+            if prevStart >= 0 && !prevWasSpace
+                && (CharacterClass.breaksAnywhere(base) || CharacterClass.breaksAnywhere(prevBase))
+                && !CharacterClass.isClosing(base) && !CharacterClass.isOpening(prevBase) {
+                breakEnd = i; breakNext = i; breakWidth = lineWidth
+            } else if prevStart >= 0 && !prevWasSpace && (prevBase == 0x2D || prevBase == 0x2010 || prevBase == 0x2013 || prevBase == 0x2014)
+                        && !CharacterClass.isClosing(base) {
+                // after a hyphen or dash
+                breakEnd = i; breakNext = i; breakWidth = lineWidth
+            }
+            if lineWidth + w > maxWidth && i > lineStart {
+                if breakNext > lineStart && breakEnd > lineStart {
+                    if !emit(lineStart, breakEnd, breakWidth) { stopped = true; break }
+                    resetLine(at: breakNext)
+                } else if breakNext > lineStart && breakEnd == lineStart {
+                    // only spaces before: drop them
+                    resetLine(at: breakNext)
+                } else if CharacterClass.isClosing(base) && prevStart > lineStart {
+                    // Kinsoku: take the previous character down with the punctuation.
+                    let (pw, _) = Self.advance(text, lineStart..<prevStart, fonts: fonts, drawing: nil)
+                    if !emit(lineStart, prevStart, pw) { stopped = true; break }
+                    resetLine(at: prevStart)
+                } else {
+                    if !emit(lineStart, i, lineWidth) { stopped = true; break }
+                    resetLine(at: i)
+                }
+                continue
+            }
+            lineWidth += w
+            prevStart = i
+            prevBase = base
+            prevWasSpace = false
+            i = end
+        }
+        if !stopped && lineStart < n {
+            let e = prevWasSpace && breakEnd >= lineStart ? breakEnd : n
+            let w = prevWasSpace && breakEnd >= lineStart ? breakWidth : lineWidth
+            if !emit(lineStart, e, w) { stopped = true }
+        }
+        if stopped {
+            // Is anything visible left? Trailing spaces and newlines don't count.
+            var j = lines[lineCount - 1].end
+            var more = false
+            while j < n {
+                let (end, base) = Self.cluster(text, at: j)
+                if !(CharacterClass.isSpace(base) || base == 0x0A || base == 0x0D || CharacterClass.isInvisible(base)) { more = true; break }
+                j = end
+            }
+            truncated = more
+            if more { addEllipsis(text, fonts: fonts) }
+        }
+        let m = fonts.metrics(usedFonts: usedFonts)
+        ascent = m.ascent
+        lineHeight = m.ascent + m.descent
+    }
+
+    /// Shortens the last line so that it and an ellipsis fit.
+    private func addEllipsis(_ text: UnsafeRawBufferPointer, fonts: FontChain) {
+        let ew = Self.ellipsisWidth(fonts)
+        let k = lineCount - 1
+        var l = lines[k]
+        if l.width + ew > maxWidth {
+            var j = l.start, w = 0, keep = l.start, keepWidth = 0
+            while j < l.end {
+                let (end, base) = Self.cluster(text, at: j)
+                let (cw, _) = Self.advance(text, j..<end, fonts: fonts, drawing: nil)
+                if w + cw + ew > maxWidth { break }
+                w += cw
+                if !CharacterClass.isSpace(base) { keep = end; keepWidth = w }
+                j = end
+            }
+            l.end = keep
+            l.width = keepWidth
+        }
+        l.ellipsis = true
+        lines[k] = l
+        widestLine = 0
+        for i in 0..<lineCount { widestLine = max(widestLine, lines[i].width + (lines[i].ellipsis ? ew : 0)) }
+    }
+
+    // MARK: drawing
+
+    /// Draws lines `firstLine ..< firstLine + maxLines` of the last layout with
+    /// the top of the first at `y`, aligned inside `[x, x + maxWidth)`.
+    /// Returns the number of lines drawn.
+    @discardableResult
+    public func draw(_ text: UnsafeRawBufferPointer, fonts: FontChain, into fb: Framebuffer,
+                     x: Int, y: Int, alignment: TextAlignment = .leading,
+                     firstLine: Int = 0, maxLines: Int = .max, ink: Ink = .on) -> Int {
+        guard firstLine < lineCount else { return 0 }
+        let last = min(lineCount, firstLine + max(0, maxLines))
+        let ew = Self.ellipsisWidth(fonts)
+        var baseline = y + ascent
+        for k in firstLine..<last {
+            let l = lines[k]
+            let total = l.width + (l.ellipsis ? ew : 0)
+            var pen = x
+            switch alignment {
+            case .leading: break
+            case .center: pen = x + (maxWidth - total) / 2
+            case .trailing: pen = x + maxWidth - total
+            }
+            let advanced = Self.draw(text, l.start..<l.end, fonts: fonts, into: fb, x: pen, baselineY: baseline, ink: ink)
+            if l.ellipsis {
+                _ = Self.ellipsis(fonts) { Self.draw($0, 0..<$0.count, fonts: fonts, into: fb, x: pen + advanced, baselineY: baseline, ink: ink) }
+            }
+            baseline += lineHeight
+        }
+        return last - firstLine
+    }
+
+    // MARK: single lines
+
+    /// The width of `text` drawn on one line (no wrapping; newlines ignored).
+    public static func measure(_ text: UnsafeRawBufferPointer, fonts: FontChain) -> Int {
+        advance(text, 0..<text.count, fonts: fonts, drawing: nil).width
+    }
+
+    /// Draws `bytes[range]` on one line with the pen at `x`; returns the advance.
+    @discardableResult
+    public static func draw(_ text: UnsafeRawBufferPointer, _ range: Range<Int>, fonts: FontChain, into fb: Framebuffer,
+                            x: Int, baselineY: Int, ink: Ink = .on) -> Int {
+        advance(text, range, fonts: fonts, drawing: (fb, x, baselineY, ink)).width
+    }
+
+    // MARK: internals
+
+    /// The end of the grapheme-like cluster starting at `i` and its base scalar.
+    @inline(__always)
+    static func cluster(_ text: UnsafeRawBufferPointer, at i: Int) -> (end: Int, base: UInt32) {
+        let (base, len) = UTF8Decoder.decode(text, at: i)
+        var j = i + len
+        if base == 0x0D && j < text.count && text[j] == 0x0A { return (j + 1, base) }
+        if base == 0x0A || base == 0x0D { return (j, base) }
+        var joinNext = false
+        while j < text.count {
+            let (s, l) = UTF8Decoder.decode(text, at: j)
+            if CharacterClass.isExtending(s) || joinNext {
+                joinNext = s == 0x200D
+                j += l
+            } else {
+                break
+            }
+        }
+        return (j, base)
+    }
+
+    /// Walks the scalars of `range`, computing the advance (and the fonts
+    /// used), and draws them when `drawing` is given. Measuring and drawing
+    /// share this walk, so they always agree.
+    @inline(__always)
+    static func advance(_ text: UnsafeRawBufferPointer, _ range: Range<Int>, fonts: FontChain,
+                        drawing: (fb: Framebuffer, x: Int, baseline: Int, ink: Ink)?) -> (width: Int, fonts: UInt32) {
+        var pen = 0
+        var lastBase = 0
+        var mask: UInt32 = 0
+        var i = range.lowerBound
+        var afterJoiner = false
+        var atClusterStart = true
+        while i < range.upperBound {
+            let (s, len) = UTF8Decoder.decode(text, at: i)
+            i += len
+            if s == 0x0A || s == 0x0D || CharacterClass.isInvisible(s) {
+                atClusterStart = true
+                continue
+            }
+            if CharacterClass.isIgnorableExtender(s) {
+                afterJoiner = s == 0x200D
+                continue
+            }
+            let isMark = CharacterClass.isExtending(s) && !atClusterStart && !afterJoiner
+            afterJoiner = false
+            atClusterStart = false
+            let scalar: UInt32 = s == 0x09 ? 0x20 : s
+            if let found = fonts.lookup(scalar) {
+                mask |= 1 << UInt32(found.font)
+                let g = found.glyph
+                if isMark {
+                    // Zero-advance marks are positioned from the pen after the
+                    // base; marks given a whole cell overlay the base's cell.
+                    if let d = drawing {
+                        let mx = g.advance == 0 ? pen : lastBase
+                        d.fb.draw(g, of: fonts.fonts[found.font], x: d.x + mx, baselineY: d.baseline, ink: d.ink)
+                    }
+                    continue
+                }
+                if let d = drawing {
+                    d.fb.draw(g, of: fonts.fonts[found.font], x: d.x + pen, baselineY: d.baseline, ink: d.ink)
+                }
+                lastBase = pen
+                pen += g.advance
+            } else {
+                if isMark { continue }
+                let p = fonts.primary
+                let w = CharacterClass.breaksAnywhere(scalar) ? 2 * p.defaultAdvance : p.defaultAdvance
+                if let d = drawing {
+                    d.fb.drawMissingGlyphBox(x: d.x + pen, baselineY: d.baseline, advance: w, ascent: p.ascent, ink: d.ink)
+                }
+                mask |= 1
+                lastBase = pen
+                pen += w
+            }
+        }
+        return (pen, mask)
+    }
+
+    private static let horizontalEllipsis: [UInt8] = [0xE2, 0x80, 0xA6]
+    private static let threeDots: [UInt8] = [0x2E, 0x2E, 0x2E]
+
+    /// Calls `body` with "…" when a font of the chain has it, else "...".
+    @inline(__always)
+    static func ellipsis<R>(_ fonts: FontChain, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if fonts.lookup(0x2026) != nil {
+            return horizontalEllipsis.withUnsafeBytes(body)
+        }
+        return threeDots.withUnsafeBytes(body)
+    }
+
+    static func ellipsisWidth(_ fonts: FontChain) -> Int {
+        ellipsis(fonts) { advance($0, 0..<$0.count, fonts: fonts, drawing: nil).width }
+    }
+}
+
+// MARK: - String conveniences
+
+extension TextLayout {
+    /// Lays out a String (its UTF-8 storage is used in place for native strings).
+    public func layout(_ text: String, fonts: FontChain, width: Int, maxLines: Int = .max) {
+        Self.withUTF8(text) { layout($0, fonts: fonts, width: width, maxLines: maxLines) }
+    }
+
+    /// Lays out bytes held in a Span.
+    public func layout(_ text: Span<UInt8>, fonts: FontChain, width: Int, maxLines: Int = .max) {
+        text.withUnsafeBytes { layout($0, fonts: fonts, width: width, maxLines: maxLines) }
+    }
+
+    /// Draws the last layout of `text` (the same String that was laid out).
+    @discardableResult
+    public func draw(_ text: String, fonts: FontChain, into fb: Framebuffer, x: Int, y: Int,
+                     alignment: TextAlignment = .leading, firstLine: Int = 0, maxLines: Int = .max, ink: Ink = .on) -> Int {
+        Self.withUTF8(text) {
+            draw($0, fonts: fonts, into: fb, x: x, y: y, alignment: alignment, firstLine: firstLine, maxLines: maxLines, ink: ink)
+        }
+    }
+
+    /// Width of a String on one line.
+    public static func measure(_ text: String, fonts: FontChain) -> Int {
+        withUTF8(text) { measure($0, fonts: fonts) }
+    }
+
+    @inline(__always)
+    static func withUTF8<R>(_ text: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let r = text.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) {
+            return r
+        }
+        var copy = text
+        return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+extension Framebuffer {
+    /// Draws one line of text with its top-left at (x, y); returns its width.
+    /// For wrapping, alignment and ellipsis use `TextLayout`.
+    @discardableResult
+    public func drawText(_ text: String, fonts: FontChain, x: Int, y: Int, ink: Ink = .on) -> Int {
+        TextLayout.withUTF8(text) { bytes in
+            var ascent = fonts.primary.ascent
+            // Use the tallest font the text needs so its glyphs are not cut.
+            let (_, mask) = TextLayout.advance(bytes, 0..<bytes.count, fonts: fonts, drawing: nil)
+            ascent = fonts.metrics(usedFonts: mask).ascent
+            return TextLayout.draw(bytes, 0..<bytes.count, fonts: fonts, into: self, x: x, baselineY: y + ascent, ink: ink)
+        }
+    }
+}
