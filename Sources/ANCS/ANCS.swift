@@ -1,1 +1,0 @@
-// ANCS: placeholder until its issue lands; see docs/architecture.md.

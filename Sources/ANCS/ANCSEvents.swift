@@ -1,0 +1,227 @@
+import HAL
+
+/// Which attributes of a notification an event is about. Bits follow the
+/// NotificationAttributeID values; `appDisplayName` is the app's name from
+/// Get App Attributes.
+public struct NotificationFields: OptionSet, Hashable, Sendable {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let appIdentifier = NotificationFields(rawValue: 1 << 0)
+    public static let title = NotificationFields(rawValue: 1 << 1)
+    public static let subtitle = NotificationFields(rawValue: 1 << 2)
+    public static let message = NotificationFields(rawValue: 1 << 3)
+    public static let messageSize = NotificationFields(rawValue: 1 << 4)
+    public static let date = NotificationFields(rawValue: 1 << 5)
+    public static let positiveActionLabel = NotificationFields(rawValue: 1 << 6)
+    public static let negativeActionLabel = NotificationFields(rawValue: 1 << 7)
+    public static let appDisplayName = NotificationFields(rawValue: 1 << 8)
+
+    /// The field for a notification attribute ID (empty for reserved IDs).
+    public init(attribute id: UInt8) {
+        self.init(rawValue: id < 8 ? UInt16(1) << UInt16(id) : 0)
+    }
+}
+
+/// The text attributes a stored notification keeps as UTF-8 bytes.
+public enum NotificationTextField: Int, CaseIterable, Sendable {
+    case appIdentifier, title, subtitle, message, positiveActionLabel, negativeActionLabel
+
+    var attributeID: NotificationAttributeID {
+        switch self {
+        case .appIdentifier: .appIdentifier
+        case .title: .title
+        case .subtitle: .subtitle
+        case .message: .message
+        case .positiveActionLabel: .positiveActionLabel
+        case .negativeActionLabel: .negativeActionLabel
+        }
+    }
+
+    init?(attribute id: UInt8) {
+        switch id {
+        case 0: self = .appIdentifier
+        case 1: self = .title
+        case 2: self = .subtitle
+        case 3: self = .message
+        case 6: self = .positiveActionLabel
+        case 7: self = .negativeActionLabel
+        default: return nil
+        }
+    }
+}
+
+/// What the Notification Source said about a notification.
+public struct NotificationInfo: Hashable, Sendable {
+    public var uid: NotificationUID
+    public var flags: EventFlags
+    public var category: CategoryID
+    public var categoryCount: UInt8
+
+    public init(uid: NotificationUID, flags: EventFlags, category: CategoryID, categoryCount: UInt8) {
+        self.uid = uid
+        self.flags = flags
+        self.category = category
+        self.categoryCount = categoryCount
+    }
+
+    public var isPreExisting: Bool { flags.contains(.preExisting) }
+    /// Whether the app should alert (vibrate, light up): not for Silent and
+    /// never for PreExisting notifications. Policy stays with the app; this
+    /// is the protocol's part of it.
+    public var shouldAlert: Bool { !flags.contains(.silent) && !flags.contains(.preExisting) }
+}
+
+/// Why a session ended.
+public enum SessionEndReason: Hashable, Sendable {
+    case disconnected
+    case unsubscribed
+    /// ANCS was unpublished (Service Changed) or its handles changed.
+    case serviceChanged
+    /// The app re-subscribes (for example after `resubscribeRecommended`).
+    case resubscribing
+}
+
+/// Why a stored notification went away.
+public enum RemovalReason: Hashable, Sendable {
+    /// The phone removed it (EventID Removed).
+    case removedByPhone
+    /// The store was full; see docs/ancs.md for the eviction order.
+    case evicted
+}
+
+/// Why a Control Point request did not produce its result.
+public enum ANCSRequestError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The phone answered the write with an ANCS error (0xA0–0xA3).
+    case phone(ANCSErrorCode)
+    /// The write failed with another ATT error (e.g. 0x05 Insufficient
+    /// Authentication, 0x03 Write Not Permitted).
+    case att(UInt8)
+    /// No (complete) answer within the request timeout.
+    case timedOut
+    /// The Data Source response was malformed.
+    case malformedResponse(DataSourceError)
+    /// Withdrawn before it was sent: its notification went away.
+    case cancelled
+
+    public init(attErrorCode code: UInt8) {
+        if let ancs = ANCSErrorCode(rawValue: code) { self = .phone(ancs) } else { self = .att(code) }
+    }
+
+    public var description: String {
+        switch self {
+        case .phone(let c): "phone answered \(c)"
+        case .att(let c): "ATT error 0x\(String(c, radix: 16))"
+        case .timedOut: "timed out"
+        case .malformedResponse(let e): "malformed response: \(e)"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+/// Problems with what the phone sent, reported for logs and the decode tool.
+public enum ANCSProtocolError: Error, Hashable, Sendable {
+    case malformedNotificationSource(NotificationSourceError)
+    /// Stray Data Source bytes (wrong echo, nothing pending).
+    case dataSource(DataSourceError)
+    /// A Control Point write response arrived with no write outstanding.
+    case unexpectedWriteResponse
+}
+
+/// The result of a liveness probe (Get Notification Attributes for UID
+/// 0xFFFFFFFF).
+public enum LivenessResult: Hashable, Sendable {
+    /// The phone answered (0xA2, as expected).
+    case alive
+    /// The phone refused the write with another error: ANCS is there but
+    /// will not serve this watch (for example notification sharing is off).
+    case rejected(ANCSRequestError)
+    /// No answer within the request timeout.
+    case noAnswer
+}
+
+/// Why the consumer suggests re-subscribing to the Notification Source.
+public enum ResubscribeReason: Hashable, Sendable {
+    case probeUnanswered
+    case notificationSourceSilent
+}
+
+/// What the consumer tells the layers above.
+public enum ANCSEvent: Hashable, Sendable {
+    case sessionStarted
+    case sessionEnded(SessionEndReason)
+    /// A new notification (live or pre-existing: see `info.shouldAlert`).
+    case notificationAdded(NotificationInfo)
+    case notificationModified(NotificationInfo)
+    case notificationRemoved(NotificationUID, RemovalReason)
+    /// These attributes were stored (read them through `notification(_:)`).
+    case attributesReady(NotificationUID, NotificationFields)
+    case fetchFailed(NotificationUID, ANCSRequestError)
+    /// The phone accepted a Perform Notification Action command.
+    case actionSent(NotificationUID, ActionID)
+    case actionFailed(NotificationUID, ActionID, ANCSRequestError)
+    case livenessProbe(LivenessResult)
+    /// The app should write the Notification Source CCCD again (end the
+    /// session with `.resubscribing`, then start a new one).
+    case resubscribeRecommended(ResubscribeReason)
+    case protocolError(ANCSProtocolError)
+}
+
+/// Where the consumer sends its output. Set once; calls never allocate.
+public protocol ANCSConsumerSink: AnyObject {
+    /// Write these bytes to the Control Point (ATT Write Request). The bytes
+    /// are valid only during the call. Report the ATT outcome with
+    /// `controlPointWriteSucceeded(now:)` / `controlPointWriteFailed(...)`,
+    /// possibly from inside this call.
+    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer)
+    /// An event for the layers above.
+    func ancsEvent(_ event: ANCSEvent)
+}
+
+/// Why `performAction` refused.
+public enum ANCSActionError: Error, Hashable, Sendable {
+    case noSession
+    case unknownNotification(NotificationUID)
+    /// The notification's EventFlags do not offer this action.
+    case actionNotAvailable(NotificationUID, ActionID)
+    /// The request queue is full of other actions.
+    case queueFull
+}
+
+/// Counters for diagnostics and tests.
+public struct ANCSStatistics: Hashable, Sendable {
+    public var notificationSourceEvents = 0
+    public var malformedNotificationSource = 0
+    public var unknownEventIDs = 0
+    public var requestsSent = 0
+    public var responsesCompleted = 0
+    public var timeouts = 0
+    public var queueOverflows = 0
+    public var evictions = 0
+    public var droppedPreExisting = 0
+    public var strayDataSourceEpisodes = 0
+    public var malformedResponses = 0
+    public var probesSent = 0
+
+    public init() {}
+}
+
+/// Liveness probing, off unless configured.
+public struct LivenessPolicy: Sendable, Hashable {
+    /// After this long without any ANCS traffic, probe with UID 0xFFFFFFFF.
+    public var probeAfterQuiet: Duration
+    /// After this long without a Notification Source event, recommend
+    /// re-subscribing (nil: never).
+    public var resubscribeAfterSilence: Duration?
+
+    public init(probeAfterQuiet: Duration = .seconds(15 * 60), resubscribeAfterSilence: Duration? = .seconds(6 * 3600)) {
+        self.probeAfterQuiet = probeAfterQuiet
+        self.resubscribeAfterSilence = resubscribeAfterSilence
+    }
+}
+
+extension CategoryID {
+    /// IncomingCall and MissedCall: kept longest in a full store and fetched
+    /// with their message.
+    public var isCall: Bool { self == .incomingCall || self == .missedCall }
+}

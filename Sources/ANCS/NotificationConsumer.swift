@@ -1,0 +1,808 @@
+import HAL
+
+/// The ANCS Notification Consumer: a pure state machine. Bytes and events
+/// in (Notification Source, Data Source, Control Point write outcomes, the
+/// current time), Control Point commands and events out through `sink`.
+///
+/// It owns no timer: after every call the app arms its run-loop timer at
+/// `nextDeadline` and calls `handleDeadline(now:)` when it fires.
+/// It allocates only in `init`; see docs/ancs.md for storage, queueing,
+/// eviction and time handling.
+///
+/// Not thread-safe: use it from the run loop's thread only.
+public final class NotificationConsumer {
+    public struct Configuration: Sendable {
+        /// Notifications kept at once (oldest non-call evicted first).
+        public var storeCapacity = 32
+        /// Control Point requests waiting behind the one in flight.
+        public var queueCapacity = 16
+        /// A request without a (complete) answer for this long is dropped.
+        /// Every Data Source notification of the answer restarts it.
+        public var requestTimeout: Duration = .seconds(5)
+        /// Max lengths sent with Title / Subtitle / Message, and the bytes
+        /// kept per notification for them.
+        public var titleMaxLength: UInt16 = 64
+        public var subtitleMaxLength: UInt16 = 64
+        public var messageMaxLength: UInt16 = 256
+        /// Bytes kept for each action label (longer labels are truncated).
+        public var actionLabelMaxLength: UInt16 = 32
+        /// Bytes kept for an AppIdentifier (a longer one is truncated and its
+        /// display name not fetched).
+        public var appIdentifierMaxLength: UInt16 = 160
+        /// Bytes kept for an app's display name.
+        public var appNameMaxLength: UInt16 = 64
+        /// App display names cached per session.
+        public var appNameCacheCapacity = 16
+        /// Also fetch Subtitle / Date with the title (off: the policy
+        /// fetches AppIdentifier, Title and the action labels).
+        public var fetchSubtitle = false
+        public var fetchDate = false
+        /// Fetch MessageSize together with Message (to know it was cut).
+        public var fetchMessageSize = true
+        /// Fetch the Message right away for Important and call notifications
+        /// (otherwise only when `notificationShown` asks for it).
+        public var fetchMessageForImportant = true
+        /// Get App Attributes (DisplayName) once per AppIdentifier.
+        public var fetchAppNames = true
+        /// Liveness probing; nil (off) by default.
+        public var liveness: LivenessPolicy? = nil
+
+        public init() {}
+    }
+
+    struct Active {
+        var work: Work
+        var tag: UInt32
+        var deadline: MonotonicInstant
+        var version: UInt32 = 0
+        var coveredBasic = false
+        var coveredMessage = false
+        var discardResult = false
+    }
+
+    public let configuration: Configuration
+    /// Receives Control Point writes and events. Held weakly.
+    public weak var sink: (any ANCSConsumerSink)?
+    public private(set) var statistics = ANCSStatistics()
+    public private(set) var isSessionActive = false
+
+    let store: NotificationStore
+    let apps: AppNameCache
+    let queue: RequestQueue
+    let assembler: DataSourceAssembler
+    private let command: UnsafeMutableRawBufferPointer
+    private var active: Active?
+    private var writeOutstanding = false
+    private var writeTag: UInt32 = 0
+    private var nextTag: UInt32 = 1
+    private var pumping = false
+    private var probeRequested = false
+    private var lastTraffic = MonotonicInstant.zero
+    private var lastNotificationSource = MonotonicInstant.zero
+
+    static let messageSizeLimit: UInt16 = 10  // u32 in decimal
+    static let dateLimit: UInt16 = 32  // 15 expected; longer is kept cut and fails to parse
+
+    public init(configuration: Configuration = Configuration(), sink: (any ANCSConsumerSink)? = nil) {
+        precondition(configuration.storeCapacity >= 1 && configuration.queueCapacity >= 1
+            && configuration.appNameCacheCapacity >= 0, "capacities must be positive")
+        self.configuration = configuration
+        self.sink = sink
+        let c = configuration
+        var fields = InlineArray<6, Int>(repeating: 0)
+        fields[NotificationTextField.appIdentifier.rawValue] = Int(c.appIdentifierMaxLength)
+        fields[NotificationTextField.title.rawValue] = Int(c.titleMaxLength)
+        fields[NotificationTextField.subtitle.rawValue] = c.fetchSubtitle ? Int(c.subtitleMaxLength) : 0
+        fields[NotificationTextField.message.rawValue] = Int(c.messageMaxLength)
+        fields[NotificationTextField.positiveActionLabel.rawValue] = Int(c.actionLabelMaxLength)
+        fields[NotificationTextField.negativeActionLabel.rawValue] = Int(c.actionLabelMaxLength)
+        store = NotificationStore(capacity: c.storeCapacity, fieldCapacities: fields)
+        apps = AppNameCache(
+            capacity: c.appNameCacheCapacity, idCapacity: Int(c.appIdentifierMaxLength),
+            nameCapacity: Int(c.appNameMaxLength))
+        queue = RequestQueue(capacity: c.queueCapacity)
+        var ac = DataSourceAssembler.Configuration()
+        ac.maxPending = 2
+        ac.appIdentifierCapacity = Int(c.appIdentifierMaxLength)
+        let notificationValues = Int(c.appIdentifierMaxLength) + Int(c.titleMaxLength) + Int(c.subtitleMaxLength)
+            + Int(c.messageMaxLength) + Int(Self.messageSizeLimit) + Int(Self.dateLimit)
+            + 2 * Int(c.actionLabelMaxLength)
+        ac.valueCapacity = max(notificationValues, Int(c.appNameMaxLength))
+        assembler = DataSourceAssembler(configuration: ac)
+        command = .allocate(
+            byteCount: ControlPoint.maximumCommandLength(appIdentifierCapacity: Int(c.appIdentifierMaxLength)),
+            alignment: 8)
+    }
+
+    deinit { command.deallocate() }
+
+    // MARK: session
+
+    /// The Notification Source subscription succeeded (subscribe the Data
+    /// Source first). Drops anything left from an earlier session.
+    public func sessionStarted(now: MonotonicInstant) {
+        clearSession(keepWriteOutstanding: true)
+        isSessionActive = true
+        lastTraffic = now
+        lastNotificationSource = now
+        emit(.sessionStarted)
+    }
+
+    /// Unsubscribe, disconnect or ANCS gone: every UID, pending request and
+    /// cached app name is dropped. After `.disconnected` no write outcome is
+    /// awaited; otherwise the outcome of a write in flight must still be
+    /// reported (the next write waits for it).
+    public func sessionEnded(_ reason: SessionEndReason, now: MonotonicInstant) {
+        guard isSessionActive else { return }
+        clearSession(keepWriteOutstanding: reason != .disconnected)
+        isSessionActive = false
+        emit(.sessionEnded(reason))
+    }
+
+    private func clearSession(keepWriteOutstanding: Bool) {
+        store.removeAll()
+        apps.removeAll()
+        queue.removeAll()
+        assembler.reset()
+        active = nil
+        probeRequested = false
+        if !keepWriteOutstanding { writeOutstanding = false }
+    }
+
+    // MARK: input
+
+    /// One Notification Source GATT notification. Starts a session if none
+    /// is active (the subscription's confirmation may come second).
+    public func notificationSourceReceived(_ bytes: UnsafeRawBufferPointer, now: MonotonicInstant) {
+        if !isSessionActive { sessionStarted(now: now) }
+        lastTraffic = now
+        lastNotificationSource = now
+        statistics.notificationSourceEvents += 1
+        let event: NotificationSourceEvent
+        do throws(NotificationSourceError) {
+            event = try NotificationSourceEvent(parsing: bytes)
+        } catch {
+            statistics.malformedNotificationSource += 1
+            emit(.protocolError(.malformedNotificationSource(error)))
+            return
+        }
+        let info = NotificationInfo(
+            uid: event.uid, flags: event.flags, category: event.category, categoryCount: event.categoryCount)
+        switch event.eventID {
+        case .added: added(info)
+        case .modified: modified(info)
+        case .removed: removed(info.uid)
+        case .unknown: statistics.unknownEventIDs += 1
+        }
+        pump(now: now)
+    }
+
+    /// One Data Source GATT notification.
+    public func dataSourceReceived(_ bytes: UnsafeRawBufferPointer, now: MonotonicInstant) {
+        guard isSessionActive else { return }
+        lastTraffic = now
+        if let a = active, a.work.kind == .notification || a.work.kind == .app {
+            active!.deadline = now.advanced(by: configuration.requestTimeout)
+        }
+        assembler.feed(bytes) { event in self.assembled(event) }
+        pump(now: now)
+    }
+
+    /// The last Control Point write got its ATT Write Response.
+    public func controlPointWriteSucceeded(now: MonotonicInstant) {
+        guard writeOutstanding else {
+            emit(.protocolError(.unexpectedWriteResponse))
+            return
+        }
+        writeOutstanding = false
+        lastTraffic = now
+        if let a = active, a.tag == writeTag {
+            switch a.work.kind {
+            case .action:
+                active = nil
+                emit(.actionSent(NotificationUID(a.work.uid), a.work.action))
+            case .probe:
+                active = nil
+                emit(.livenessProbe(.alive))
+            case .notification, .app:
+                break  // the answer comes on the Data Source
+            }
+        }
+        pump(now: now)
+    }
+
+    /// The last Control Point write failed with this ATT error code
+    /// (0xA0–0xA3 are ANCS's own; others are ATT's).
+    public func controlPointWriteFailed(attErrorCode code: UInt8, now: MonotonicInstant) {
+        guard writeOutstanding else {
+            emit(.protocolError(.unexpectedWriteResponse))
+            return
+        }
+        writeOutstanding = false
+        lastTraffic = now
+        let error = ANCSRequestError(attErrorCode: code)
+        if let a = active, a.tag == writeTag {
+            if a.work.kind == .probe {
+                active = nil
+                emit(.livenessProbe(code == ANCSErrorCode.invalidParameter.rawValue ? .alive : .rejected(error)))
+            } else {
+                if a.work.kind == .notification || a.work.kind == .app {
+                    assembler.cancel(tag: a.tag)
+                }
+                fail(error)
+            }
+        }
+        pump(now: now)
+    }
+
+    // MARK: time
+
+    /// When `handleDeadline` must run next; nil when nothing is timed.
+    public var nextDeadline: MonotonicInstant? {
+        guard isSessionActive else { return nil }
+        var d = active?.deadline
+        if let l = configuration.liveness {
+            if let silence = l.resubscribeAfterSilence {
+                d = earliest(d, lastNotificationSource.advanced(by: silence))
+            }
+            if isIdle { d = earliest(d, lastTraffic.advanced(by: l.probeAfterQuiet)) }
+        }
+        return d
+    }
+
+    /// Runs whatever is due at `now` (request timeout, liveness).
+    public func handleDeadline(now: MonotonicInstant) {
+        guard isSessionActive else { return }
+        if let a = active, now >= a.deadline {
+            statistics.timeouts += 1
+            switch a.work.kind {
+            case .notification, .app:
+                assembler.cancel(tag: a.tag) { partial in self.commit(partial, a) }
+                fail(.timedOut)
+            case .action:
+                fail(.timedOut)
+            case .probe:
+                active = nil
+                emit(.livenessProbe(.noAnswer))
+                emit(.resubscribeRecommended(.probeUnanswered))
+            }
+        }
+        if let l = configuration.liveness, isSessionActive {
+            if let silence = l.resubscribeAfterSilence, now >= lastNotificationSource.advanced(by: silence) {
+                lastNotificationSource = now
+                emit(.resubscribeRecommended(.notificationSourceSilent))
+            }
+            if isIdle, now >= lastTraffic.advanced(by: l.probeAfterQuiet) {
+                probeRequested = true
+            }
+        }
+        pump(now: now)
+    }
+
+    private func earliest(_ a: MonotonicInstant?, _ b: MonotonicInstant) -> MonotonicInstant {
+        guard let a else { return b }
+        return min(a, b)
+    }
+
+    /// Nothing in flight, queued or due for a fetch.
+    private var isIdle: Bool {
+        active == nil && !writeOutstanding && queue.isEmpty && !hasBackfillWork
+    }
+
+    private var hasBackfillWork: Bool {
+        var i = 0
+        while i < store.capacity {
+            if store.slots[i].inUse && store.slots[i].hasWork { return true }
+            i += 1
+        }
+        i = 0
+        while i < apps.capacity {
+            if apps.entries[i].state == .wanted { return true }
+            i += 1
+        }
+        return false
+    }
+
+    // MARK: UI requests
+
+    /// The notification is on screen: fetch its Message (bounded) if not
+    /// stored yet, ahead of other fetches.
+    public func notificationShown(_ uid: NotificationUID, now: MonotonicInstant) {
+        guard isSessionActive, let i = store.index(of: uid) else { return }
+        let s = store.slots[i]
+        guard !s.present.contains(.message) || s.wantsMessage else { return }
+        store.slots[i].wantsMessage = true
+        let w = Work(kind: .notification, uid: uid.rawValue)
+        if !queue.insertAfterActions(w) {
+            if let dropped = queue.dropLastNonAction() { requeueLater(dropped) }
+            _ = queue.insertAfterActions(w)
+        }
+        pump(now: now)
+    }
+
+    /// Queues Perform Notification Action, ahead of every fetch. Throws if
+    /// the notification's flags do not offer the action. The outcome comes as
+    /// `actionSent` / `actionFailed`.
+    public func performAction(_ action: ActionID, on uid: NotificationUID, now: MonotonicInstant) throws(ANCSActionError) {
+        guard isSessionActive else { throw .noSession }
+        guard let i = store.index(of: uid) else { throw .unknownNotification(uid) }
+        guard store.slots[i].flags.contains(action.requiredFlag) else { throw .actionNotAvailable(uid, action) }
+        let w = Work(kind: .action, uid: uid.rawValue, action: action)
+        if !queue.contains(w) {
+            if queue.isFull {
+                guard let dropped = queue.dropLastNonAction() else { throw .queueFull }
+                statistics.queueOverflows += 1
+                requeueLater(dropped)
+            }
+            _ = queue.insertAfterActions(w)
+        }
+        pump(now: now)
+    }
+
+    /// A queued fetch pushed out of the queue stays due in the store / cache
+    /// and is picked up when the queue drains.
+    private func requeueLater(_ w: Work) {
+        if w.kind == .app, apps.entries[w.appEntry].state == .queued {
+            apps.entries[w.appEntry].state = .wanted
+        }
+    }
+
+    // MARK: reading the store
+
+    /// Stored notifications.
+    public var notificationCount: Int { store.count }
+
+    /// A view of a stored notification (nil if not stored).
+    public func notification(_ uid: NotificationUID) -> ANCSNotification? {
+        guard let i = store.index(of: uid) else { return nil }
+        return ANCSNotification(consumer: self, slot: i, slotData: store.slots[i])
+    }
+
+    /// Visits the stored notifications, newest first (or oldest first).
+    /// Allocation-free; do not mutate the consumer from `body`.
+    public func forEachNotification(newestFirst: Bool = true, _ body: (ANCSNotification) -> Void) {
+        var last: UInt64? = nil
+        while true {
+            var pick = -1
+            var i = 0
+            while i < store.capacity {
+                let s = store.slots[i]
+                if s.inUse {
+                    let after = last.map { newestFirst ? s.sequence < $0 : s.sequence > $0 } ?? true
+                    if after && (pick < 0 || (newestFirst ? s.sequence > store.slots[pick].sequence
+                        : s.sequence < store.slots[pick].sequence)) {
+                        pick = i
+                    }
+                }
+                i += 1
+            }
+            guard pick >= 0 else { return }
+            last = store.slots[pick].sequence
+            body(ANCSNotification(consumer: self, slot: pick, slotData: store.slots[pick]))
+        }
+    }
+
+    /// The cached display name of an app, if fetched in this session.
+    public func appDisplayName(forAppIdentifier id: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard let e = apps.find(id), apps.entries[e].state == .resolved else { return nil }
+        return apps.name(e)
+    }
+
+    // MARK: Notification Source handling
+
+    private func wantsMessageEagerly(_ info: NotificationInfo) -> Bool {
+        configuration.fetchMessageForImportant && (info.flags.contains(.important) || info.category.isCall)
+    }
+
+    private func added(_ info: NotificationInfo) {
+        if store.index(of: info.uid) != nil {
+            modified(info)  // a repeated Added is a change
+            return
+        }
+        if store.count >= store.capacity {
+            guard let v = store.victim(forPreExisting: info.isPreExisting) else {
+                statistics.droppedPreExisting += 1
+                return
+            }
+            let evicted = NotificationUID(store.slots[v].uid)
+            forget(evicted)
+            store.remove(at: v)
+            statistics.evictions += 1
+            emit(.notificationRemoved(evicted, .evicted))
+        }
+        guard let i = store.insert(info) else { return }
+        store.slots[i].needsFetch = true
+        store.slots[i].wantsMessage = wantsMessageEagerly(info)
+        emit(.notificationAdded(info))
+        if !info.isPreExisting { enqueueFetch(info.uid) }
+    }
+
+    private func modified(_ info: NotificationInfo) {
+        guard let i = store.index(of: info.uid) else {
+            added(info)
+            return
+        }
+        let hadMessage = store.slots[i].present.contains(.message) || store.slots[i].wantsMessage
+        store.slots[i].flags = info.flags
+        store.slots[i].category = info.category
+        store.slots[i].categoryCount = info.categoryCount
+        store.slots[i].needsFetch = true
+        store.slots[i].wantsMessage = hadMessage || wantsMessageEagerly(info)
+        store.slots[i].version &+= 1
+        emit(.notificationModified(info))
+        if !info.isPreExisting { enqueueFetch(info.uid) }
+    }
+
+    private func removed(_ uid: NotificationUID) {
+        guard let i = store.index(of: uid) else { return }
+        forget(uid)
+        store.remove(at: i)
+        emit(.notificationRemoved(uid, .removedByPhone))
+    }
+
+    private func enqueueFetch(_ uid: NotificationUID) {
+        if !queue.append(Work(kind: .notification, uid: uid.rawValue)) {
+            statistics.queueOverflows += 1  // stays due in the store
+        }
+    }
+
+    /// Drops queued work for a notification that goes away; a fetch in
+    /// flight is still read to the end (to stay in sync) but not stored.
+    private func forget(_ uid: NotificationUID) {
+        var cancelled = InlineArray<2, Bool>(repeating: false)
+        var k = 0
+        while k < queue.count {
+            let w = queue[k]
+            if w.kind == .action && w.uid == uid.rawValue { cancelled[Int(w.action.rawValue)] = true }
+            k += 1
+        }
+        queue.removeAll { ($0.kind == .notification || $0.kind == .action) && $0.uid == uid.rawValue }
+        if let a = active, a.work.kind == .notification, a.work.uid == uid.rawValue {
+            active!.discardResult = true
+        }
+        for action in ActionID.allCases where cancelled[Int(action.rawValue)] {
+            emit(.actionFailed(uid, action, .cancelled))
+        }
+    }
+
+    // MARK: dispatch
+
+    private func pump(now: MonotonicInstant) {
+        guard !pumping else { return }
+        pumping = true
+        defer { pumping = false }
+        while isSessionActive && active == nil && !writeOutstanding {
+            guard let w = nextWork() else { return }
+            dispatch(w, now: now)
+        }
+    }
+
+    private func nextWork() -> Work? {
+        while let w = queue.popFirst() {
+            switch w.kind {
+            case .notification:
+                if let i = store.index(of: NotificationUID(w.uid)), store.slots[i].hasWork { return w }
+            case .app:
+                if apps.entries[w.appEntry].state == .queued { return w }
+            case .action:
+                if store.index(of: NotificationUID(w.uid)) != nil { return w }
+            case .probe:
+                return w
+            }
+        }
+        // Live notifications that did not fit in the queue, oldest first.
+        var pick = -1
+        var i = 0
+        while i < store.capacity {
+            let s = store.slots[i]
+            if s.inUse && s.hasWork && !s.isPreExisting && (pick < 0 || s.sequence < store.slots[pick].sequence) {
+                pick = i
+            }
+            i += 1
+        }
+        if pick >= 0 { return Work(kind: .notification, uid: store.slots[pick].uid) }
+        // App names that did not fit in the queue.
+        i = 0
+        while i < apps.capacity {
+            if apps.entries[i].state == .wanted {
+                apps.entries[i].state = .queued
+                return Work(kind: .app, appEntry: i)
+            }
+            i += 1
+        }
+        // Pre-existing notifications, newest first.
+        pick = -1
+        i = 0
+        while i < store.capacity {
+            let s = store.slots[i]
+            if s.inUse && s.hasWork && s.isPreExisting && (pick < 0 || s.sequence > store.slots[pick].sequence) {
+                pick = i
+            }
+            i += 1
+        }
+        if pick >= 0 { return Work(kind: .notification, uid: store.slots[pick].uid) }
+        if probeRequested {
+            probeRequested = false
+            return Work(kind: .probe)
+        }
+        return nil
+    }
+
+    private func dispatch(_ w: Work, now: MonotonicInstant) {
+        let tag = nextTag
+        nextTag &+= 1
+        var a = Active(work: w, tag: tag, deadline: now.advanced(by: configuration.requestTimeout))
+        let c = configuration
+        var length = 0
+        do throws(ControlPointEncodingError) {
+            switch w.kind {
+            case .notification:
+                guard let i = store.index(of: NotificationUID(w.uid)) else { return }
+                let s = store.slots[i]
+                var list = AttributeList()
+                if s.needsFetch {
+                    list.append(.notification(.appIdentifier, maxLength: c.appIdentifierMaxLength))
+                    list.append(.notification(.title, maxLength: c.titleMaxLength))
+                    if c.fetchSubtitle { list.append(.notification(.subtitle, maxLength: c.subtitleMaxLength)) }
+                    if c.fetchDate { list.append(.notification(.date, maxLength: Self.dateLimit)) }
+                    if s.flags.contains(.positiveAction) {
+                        list.append(.notification(.positiveActionLabel, maxLength: c.actionLabelMaxLength))
+                    }
+                    if s.flags.contains(.negativeAction) {
+                        list.append(.notification(.negativeActionLabel, maxLength: c.actionLabelMaxLength))
+                    }
+                }
+                if s.wantsMessage {
+                    list.append(.notification(.message, maxLength: c.messageMaxLength))
+                    if c.fetchMessageSize { list.append(.notification(.messageSize, maxLength: Self.messageSizeLimit)) }
+                }
+                a.version = s.version
+                a.coveredBasic = s.needsFetch
+                a.coveredMessage = s.wantsMessage
+                length = try ControlPoint.encodeGetNotificationAttributes(
+                    uid: NotificationUID(w.uid), attributes: list, into: command)
+                do throws(DataSourceAssembler.ExpectError) {
+                    try assembler.expectNotificationAttributes(uid: NotificationUID(w.uid), attributes: list, tag: tag)
+                } catch {
+                    // Sized in init so this cannot happen; never trap on it.
+                    store.slots[i].needsFetch = false
+                    store.slots[i].wantsMessage = false
+                    return
+                }
+            case .app:
+                var list = AttributeList()
+                list.append(.app(.displayName, maxLength: c.appNameMaxLength))
+                let id = apps.identifier(w.appEntry)
+                length = try ControlPoint.encodeGetAppAttributes(appIdentifier: id, attributes: list, into: command)
+                do throws(DataSourceAssembler.ExpectError) {
+                    try assembler.expectAppAttributes(appIdentifier: id, attributes: list, tag: tag)
+                } catch {
+                    apps.entries[w.appEntry].state = .failed
+                    return
+                }
+                apps.entries[w.appEntry].state = .requested
+            case .action:
+                length = try ControlPoint.encodePerformNotificationAction(
+                    uid: NotificationUID(w.uid), action: w.action, into: command)
+            case .probe:
+                var list = AttributeList()
+                list.append(.notification(.appIdentifier, maxLength: c.appIdentifierMaxLength))
+                length = try ControlPoint.encodeGetNotificationAttributes(uid: .probe, attributes: list, into: command)
+                statistics.probesSent += 1
+            }
+        } catch {
+            // The command buffer is sized in init for the largest command
+            // and an AppIdentifier with NUL fails here: drop the work, so the
+            // same work is not picked again.
+            if w.kind == .app { apps.entries[w.appEntry].state = .failed }
+            if w.kind == .notification, let i = store.index(of: NotificationUID(w.uid)) {
+                store.slots[i].needsFetch = false
+                store.slots[i].wantsMessage = false
+            }
+            return
+        }
+        active = a
+        writeOutstanding = true
+        writeTag = tag
+        statistics.requestsSent += 1
+        sink?.ancsWriteControlPoint(UnsafeRawBufferPointer(rebasing: command[0..<length]))
+    }
+
+    // MARK: results
+
+    private func assembled(_ event: DataSourceEvent) {
+        switch event {
+        case .response(let r):
+            guard let a = active, a.tag == r.tag else { return }
+            active = nil
+            statistics.responsesCompleted += 1
+            commit(r, a)
+        case .failed(let tag, let error):
+            statistics.malformedResponses += 1
+            if let a = active, a.tag == tag { fail(.malformedResponse(error)) }
+        case .discarded(let error):
+            statistics.strayDataSourceEpisodes += 1
+            emit(.protocolError(.dataSource(error)))
+        }
+    }
+
+    /// The active request failed: give up on it (no retry loop) and tell.
+    private func fail(_ error: ANCSRequestError) {
+        guard let a = active else { return }
+        active = nil
+        switch a.work.kind {
+        case .notification:
+            clearDue(a)
+            if !a.discardResult { emit(.fetchFailed(NotificationUID(a.work.uid), error)) }
+        case .app:
+            if apps.entries[a.work.appEntry].state == .requested { apps.entries[a.work.appEntry].state = .failed }
+        case .action:
+            emit(.actionFailed(NotificationUID(a.work.uid), a.work.action, error))
+        case .probe:
+            break
+        }
+    }
+
+    private func clearDue(_ a: Active) {
+        guard !a.discardResult, let i = store.index(of: NotificationUID(a.work.uid)),
+            store.slots[i].version == a.version
+        else { return }
+        if a.coveredBasic { store.slots[i].needsFetch = false }
+        if a.coveredMessage { store.slots[i].wantsMessage = false }
+    }
+
+    /// Stores a (possibly partial) response and tells the app.
+    private func commit(_ r: DataSourceResponse, _ a: Active) {
+        switch a.work.kind {
+        case .notification:
+            clearDue(a)
+            guard !a.discardResult, let i = store.index(of: NotificationUID(a.work.uid)) else { return }
+            var fields = NotificationFields()
+            var k = 0
+            while k < r.requested.count {
+                let id = r.requested[k].id
+                if let v = r.value(at: k) {
+                    let f = NotificationFields(attribute: id)
+                    fields.insert(f)
+                    if r.isTruncated(at: k) {
+                        store.slots[i].truncated.insert(f)
+                    } else {
+                        store.slots[i].truncated.remove(f)
+                    }
+                    if let tf = NotificationTextField(attribute: id) {
+                        store.set(tf, slot: i, from: v)
+                    } else if id == NotificationAttributeID.messageSize.rawValue {
+                        store.slots[i].messageSize = MessageSize.parse(v)
+                    } else if id == NotificationAttributeID.date.rawValue {
+                        store.slots[i].date = ANCSDateTime(parsing: v)
+                    }
+                }
+                k += 1
+            }
+            store.slots[i].present.formUnion(fields)
+            if fields.contains(.appIdentifier) && configuration.fetchAppNames
+                && !store.slots[i].truncated.contains(.appIdentifier)
+            {
+                let id = store.bytes(.appIdentifier, slot: i)
+                if id.count > 0 {
+                    if let e = apps.find(id) {
+                        apps.touch(e)
+                        if apps.entries[e].state == .resolved { fields.insert(.appDisplayName) }
+                    } else if let e = apps.add(id) {
+                        if queue.append(Work(kind: .app, appEntry: e)) {
+                            apps.entries[e].state = .queued
+                        }
+                    }
+                }
+            }
+            emit(.attributesReady(NotificationUID(a.work.uid), fields))
+        case .app:
+            let e = a.work.appEntry
+            guard apps.entries[e].state == .requested else { return }
+            if let v = r.value(for: AppAttributeID.displayName) {
+                let index = r.requested.index(of: AppAttributeID.displayName.rawValue) ?? 0
+                apps.setName(e, v, truncated: r.isTruncated(at: index))
+            } else {
+                apps.entries[e].state = .failed
+                return
+            }
+            let id = apps.identifier(e)
+            var i = 0
+            while i < store.capacity {
+                if store.slots[i].inUse && store.slots[i].present.contains(.appIdentifier)
+                    && memoryEqual(store.bytes(.appIdentifier, slot: i), id)
+                {
+                    emit(.attributesReady(NotificationUID(store.slots[i].uid), .appDisplayName))
+                }
+                i += 1
+            }
+        case .action, .probe:
+            break
+        }
+    }
+
+    private func emit(_ event: ANCSEvent) {
+        sink?.ancsEvent(event)
+    }
+}
+
+// MARK: - conveniences for tests and tools (the arrays are the caller's)
+
+extension NotificationConsumer {
+    public func notificationSourceReceived(_ bytes: [UInt8], now: MonotonicInstant) {
+        bytes.withUnsafeBytes { notificationSourceReceived($0, now: now) }
+    }
+
+    public func dataSourceReceived(_ bytes: [UInt8], now: MonotonicInstant) {
+        bytes.withUnsafeBytes { dataSourceReceived($0, now: now) }
+    }
+
+    public func appDisplayName(forAppIdentifier id: String) -> String? {
+        var copy = id
+        return copy.withUTF8 { utf8 in
+            appDisplayName(forAppIdentifier: UnsafeRawBufferPointer(utf8)).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+}
+
+/// A stored notification, read in place. Text comes as the stored UTF-8
+/// bytes (valid until the consumer is next called); the `String`
+/// accessors copy and are meant for UI code and tests.
+public struct ANCSNotification {
+    let consumer: NotificationConsumer
+    let slot: Int
+    let data: Slot
+
+    init(consumer: NotificationConsumer, slot: Int, slotData: Slot) {
+        self.consumer = consumer
+        self.slot = slot
+        self.data = slotData
+    }
+
+    public var uid: NotificationUID { NotificationUID(data.uid) }
+    public var info: NotificationInfo { data.info }
+    public var flags: EventFlags { data.flags }
+    public var category: CategoryID { data.category }
+    public var categoryCount: UInt8 { data.categoryCount }
+    public var isPreExisting: Bool { data.isPreExisting }
+    /// The attributes stored so far.
+    public var available: NotificationFields { data.present }
+    /// Attributes the phone sent longer than we keep.
+    public var truncated: NotificationFields { data.truncated }
+    public var date: ANCSDateTime? { data.date }
+    public var messageSize: Int? { data.messageSize }
+    /// Whether a fetch is still due for it.
+    public var isFetchPending: Bool { data.hasWork }
+
+    private var isCurrent: Bool {
+        let s = consumer.store.slots[slot]
+        return s.inUse && s.uid == data.uid
+    }
+
+    /// The stored UTF-8 bytes of a text attribute (empty if not stored).
+    public func bytes(_ field: NotificationTextField) -> UnsafeRawBufferPointer {
+        guard isCurrent else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return consumer.store.bytes(field, slot: slot)
+    }
+
+    /// The app's display name bytes, once fetched.
+    public var appDisplayNameBytes: UnsafeRawBufferPointer? {
+        guard isCurrent, data.present.contains(.appIdentifier) else { return nil }
+        return consumer.appDisplayName(forAppIdentifier: bytes(.appIdentifier))
+    }
+
+    /// The attribute as a String (allocates; invalid UTF-8 is shown as
+    /// U+FFFD, the stored bytes are unchanged). nil if not stored.
+    public func string(_ field: NotificationTextField) -> String? {
+        guard data.present.contains(NotificationFields(attribute: field.attributeID.rawValue)) else { return nil }
+        return String(decoding: bytes(field), as: UTF8.self)
+    }
+
+    public var appIdentifier: String? { string(.appIdentifier) }
+    public var title: String? { string(.title) }
+    public var subtitle: String? { string(.subtitle) }
+    public var message: String? { string(.message) }
+    public var positiveActionLabel: String? { string(.positiveActionLabel) }
+    public var negativeActionLabel: String? { string(.negativeActionLabel) }
+    public var appDisplayName: String? { appDisplayNameBytes.map { String(decoding: $0, as: UTF8.self) } }
+}
