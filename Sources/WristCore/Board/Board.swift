@@ -1,0 +1,82 @@
+/// What a board file describes: how the display, buttons, motor and Bluetooth
+/// adapter of one watch are wired. Loaded and validated by `BoardLoader`.
+public struct Board: Equatable, Sendable {
+    public var name: String
+    /// True for the simulated board: no device is opened.
+    public var simulated: Bool
+    public var display: DisplayWiring
+    public var buttons: [ButtonWiring]
+    public var motor: MotorWiring?
+    public var input: InputTiming
+    public var bluetooth: BluetoothSettings
+    /// Where it was loaded from ("built-in" for `--board sim` without a file).
+    public var source: String
+
+    public func button(_ role: ButtonRole) -> ButtonWiring? { buttons.first { $0.role == role } }
+}
+
+public enum DisplayController: String, CaseIterable, Sendable {
+    case ssd1306, sh1106, ssd1309
+}
+
+public struct DisplayWiring: Equatable, Sendable {
+    public var controller: DisplayController
+    public var bus: Int
+    public var address: UInt8
+    public var width: Int
+    public var height: Int
+    public var columnOffset: Int
+    public var rotation: Int
+    public var contrast: UInt8
+    public var flip: Bool
+    /// The character device of the bus, e.g. /dev/i2c-1.
+    public var devicePath: String { "/dev/i2c-\(bus)" }
+}
+
+public enum ButtonRole: String, CaseIterable, Sendable {
+    case positive, negative, select, up, down, back
+}
+
+public enum LineBias: String, CaseIterable, Sendable {
+    case pullUp = "pull-up", pullDown = "pull-down", disabled, asIs = "as-is"
+}
+
+/// A GPIO line: offset on its chip, or the name the kernel gives it.
+public enum LineSelector: Equatable, Hashable, Sendable, CustomStringConvertible {
+    case offset(Int)
+    case name(String)
+    public var description: String {
+        switch self {
+        case .offset(let o): "\(o)"
+        case .name(let n): "\"\(n)\""
+        }
+    }
+}
+
+public struct ButtonWiring: Equatable, Sendable {
+    public var role: ButtonRole
+    /// A path (/dev/gpiochip0), name (gpiochip0) or label (pinctrl-rp1).
+    public var chip: String
+    public var line: LineSelector
+    public var activeLow: Bool
+    public var bias: LineBias
+}
+
+public struct MotorWiring: Equatable, Sendable {
+    public var chip: String
+    public var line: LineSelector
+    public var activeLow: Bool
+}
+
+public struct InputTiming: Equatable, Sendable {
+    public var debounce: Duration
+    public var longPress: Duration
+    public var doublePress: Duration
+    public static let defaults = InputTiming(debounce: .milliseconds(20), longPress: .milliseconds(600), doublePress: .milliseconds(300))
+}
+
+public struct BluetoothSettings: Equatable, Sendable {
+    public var hciIndex: Int
+    public var name: String
+    public static let defaults = BluetoothSettings(hciIndex: 0, name: "WristCore")
+}

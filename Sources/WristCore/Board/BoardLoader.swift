@@ -1,0 +1,298 @@
+import Foundation
+
+/// One problem with a board file: `file:line: field: message`.
+public struct BoardProblem: Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var field: String
+    public var message: String
+    public var description: String { "\(file):\(line): \(field): \(message)" }
+}
+
+/// Every problem found in a board file (never just the first).
+public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var problems: [BoardProblem]
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+/// Reads and validates board files (docs/boards.md describes the format).
+public enum BoardLoader {
+    /// The name that selects the simulated board.
+    public static let simulatedBoardName = "sim"
+
+    /// Loads `--board` ARG: a path, or `sim` (Boards/sim.json when it exists
+    /// next to the working directory, else the built-in simulated board).
+    public static func load(argument: String) throws(BoardError) -> Board {
+        if argument == simulatedBoardName {
+            if FileManager.default.fileExists(atPath: "Boards/sim.json") { return try load(path: "Boards/sim.json") }
+            return builtInSimulated
+        }
+        return try load(path: argument)
+    }
+
+    public static func load(path: String) throws(BoardError) -> Board {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let why = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "no such file"
+            throw BoardError(problems: [BoardProblem(file: path, line: 0, field: "board", message: "\(why); shipped boards are in Boards/ (try --board Boards/rpi-zero2w.json or --board sim)")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw BoardError(problems: [BoardProblem(file: path, line: 0, field: "board", message: "not UTF-8 text")])
+        }
+        return try parse(text, file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws(BoardError) -> Board {
+        let root: ConfigJSON
+        do {
+            root = try ConfigJSONParser.parse(text)
+        } catch {
+            throw BoardError(problems: [BoardProblem(file: file, line: error.line, field: "syntax", message: "\(error.message) (column \(error.column))")])
+        }
+        var v = BoardValidator(file: file)
+        let board = v.board(root)
+        if !v.problems.isEmpty || board == nil {
+            throw BoardError(problems: v.problems.isEmpty ? [BoardProblem(file: file, line: 1, field: "board", message: "invalid")] : v.problems)
+        }
+        return board!
+    }
+
+    /// The simulated board used by `--board sim` when no Boards/sim.json is at hand.
+    public static let builtInSimulated = Board(
+        name: "Simulated watch", simulated: true,
+        display: DisplayWiring(controller: .ssd1306, bus: 1, address: 0x3C, width: 128, height: 64, columnOffset: 0, rotation: 0, contrast: 127, flip: false),
+        buttons: ButtonRole.allCases.enumerated().map { i, role in
+            ButtonWiring(role: role, chip: "sim", line: .offset(i), activeLow: true, bias: .pullUp)
+        },
+        motor: MotorWiring(chip: "sim", line: .offset(6), activeLow: false),
+        input: .defaults, bluetooth: .defaults, source: "built-in")
+}
+
+/// Walks the parsed JSON, collecting every problem with its line and field path.
+struct BoardValidator {
+    let file: String
+    var problems: [BoardProblem] = []
+
+    mutating func problem(_ line: Int, _ field: String, _ message: String) {
+        problems.append(BoardProblem(file: file, line: line, field: field, message: message))
+    }
+
+    /// The object's members by key, after reporting unknown and duplicate keys.
+    mutating func members(_ value: ConfigJSON, _ field: String, allowed: [String]) -> [String: (ConfigJSON, Int)]? {
+        guard case .object(let list, _) = value else {
+            problem(value.line, field, "expected an object { ... }, found \(value.kindName)")
+            return nil
+        }
+        var result: [String: (ConfigJSON, Int)] = [:]
+        for m in list {
+            let path = field.isEmpty ? m.key : "\(field).\(m.key)"
+            if !allowed.contains(m.key) {
+                problem(m.line, path, "unknown field; allowed: \(allowed.joined(separator: ", "))")
+            } else if result[m.key] != nil {
+                problem(m.line, path, "given twice")
+            } else {
+                result[m.key] = (m.value, m.line)
+            }
+        }
+        return result
+    }
+
+    mutating func string(_ m: [String: (ConfigJSON, Int)], _ key: String, _ path: String, required line: Int?) -> String? {
+        guard let (v, _) = m[key] else {
+            if let line { problem(line, path, "missing (required)") }
+            return nil
+        }
+        guard case .string(let s, _) = v else { problem(v.line, path, "expected a string, found \(v.kindName)"); return nil }
+        return s
+    }
+
+    mutating func bool(_ m: [String: (ConfigJSON, Int)], _ key: String, _ path: String, default d: Bool) -> Bool {
+        guard let (v, _) = m[key] else { return d }
+        guard case .bool(let b, _) = v else { problem(v.line, path, "expected true or false, found \(v.kindName)"); return d }
+        return b
+    }
+
+    /// An integer in `range`; `hexAllowed` also accepts "0x3C" strings.
+    mutating func int(
+        _ m: [String: (ConfigJSON, Int)], _ key: String, _ path: String, range: ClosedRange<Int>, required line: Int?,
+        default d: Int? = nil, hexAllowed: Bool = false, allowedText: String? = nil
+    ) -> Int? {
+        guard let (v, _) = m[key] else {
+            if let line { problem(line, path, "missing (required)\(allowedText.map { "; allowed: \($0)" } ?? "")") }
+            return d
+        }
+        let allowed = allowedText ?? "an integer from \(range.lowerBound) to \(range.upperBound)"
+        var n: Int?
+        switch v {
+        case .number(let x, let text, _):
+            if x.rounded() == x, abs(x) < 1e9 { n = Int(x) } else { problem(v.line, path, "\(text) is not a whole number; allowed: \(allowed)"); return d }
+        case .string(let s, _) where hexAllowed:
+            let lower = s.lowercased()
+            if lower.hasPrefix("0x"), let h = Int(lower.dropFirst(2), radix: 16) { n = h } else if let dec = Int(s) { n = dec } else {
+                problem(v.line, path, "\"\(s)\" is not a number; allowed: \(allowed) (decimal, or hex as \"0x3C\")"); return d
+            }
+        default:
+            problem(v.line, path, "expected \(hexAllowed ? "a number or a \"0x..\" string" : "a number"), found \(v.kindName); allowed: \(allowed)")
+            return d
+        }
+        guard let value = n, range.contains(value) else {
+            problem(v.line, path, "\(Self.show(v)) is out of range; allowed: \(allowed)")
+            return d
+        }
+        return value
+    }
+
+    mutating func choice<E: RawRepresentable & CaseIterable>(
+        _ m: [String: (ConfigJSON, Int)], _ key: String, _ path: String, _ type: E.Type, required line: Int?, default d: E? = nil, what: String
+    ) -> E? where E.RawValue == String {
+        let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let (v, _) = m[key] else {
+            if let line { problem(line, path, "missing (required); allowed: \(allowed)") }
+            return d
+        }
+        guard case .string(let s, _) = v else { problem(v.line, path, "expected a string, found \(v.kindName); allowed: \(allowed)"); return d }
+        guard let e = E(rawValue: s) else { problem(v.line, path, "\"\(s)\" is not a supported \(what); allowed: \(allowed)"); return d }
+        return e
+    }
+
+    static func show(_ v: ConfigJSON) -> String {
+        switch v {
+        case .number(_, let t, _): t
+        case .string(let s, _): "\"\(s)\""
+        default: v.kindName
+        }
+    }
+
+    // MARK: - sections
+
+    mutating func board(_ root: ConfigJSON) -> Board? {
+        guard let m = members(root, "", allowed: ["name", "simulated", "display", "buttons", "motor", "input", "bluetooth"]) else { return nil }
+        let top = root.line
+        let name = string(m, "name", "name", required: top)
+        let simulated = bool(m, "simulated", "simulated", default: false)
+        var display: DisplayWiring?
+        if let (d, _) = m["display"] { display = self.display(d) } else { problem(top, "display", "missing (required)") }
+        var buttons: [ButtonWiring] = []
+        if let (b, _) = m["buttons"] { buttons = self.buttons(b) } else { problem(top, "buttons", "missing (required): at least the positive and negative buttons") }
+        let motor = m["motor"].flatMap { self.motor($0.0) }
+        let input = m["input"].map { self.input($0.0) } ?? .defaults
+        let bluetooth = m["bluetooth"].map { self.bluetooth($0.0) } ?? .defaults
+        checkLinesAreDistinct(buttons: buttons, motor: motor, m: m)
+        guard let name, let display else { return nil }
+        return Board(name: name, simulated: simulated, display: display, buttons: buttons, motor: motor, input: input, bluetooth: bluetooth, source: file)
+    }
+
+    mutating func display(_ v: ConfigJSON) -> DisplayWiring? {
+        guard let m = members(v, "display", allowed: ["controller", "bus", "address", "width", "height", "columnOffset", "rotation", "contrast", "flip"]) else { return nil }
+        let l = v.line
+        let controller = choice(m, "controller", "display.controller", DisplayController.self, required: l, what: "display controller")
+        let bus = int(m, "bus", "display.bus", range: 0...255, required: l, allowedText: "the N of /dev/i2c-N, 0-255")
+        let address = int(m, "address", "display.address", range: 0x03...0x77, required: l, hexAllowed: true, allowedText: "a 7-bit I2C address 0x03-0x77 (OLEDs use 0x3C or 0x3D)")
+        let width = int(m, "width", "display.width", range: 128...128, required: l, allowedText: "128")
+        let heights = controller == .ssd1306 ? "64 or 32" : "64 (only the ssd1306 comes in 128x32)"
+        var height = int(m, "height", "display.height", range: 32...64, required: l, allowedText: heights)
+        if let h = height, h != 64 && !(h == 32 && controller == .ssd1306) {
+            problem(m["height"]!.0.line, "display.height", "\(h) is not supported for \(controller?.rawValue ?? "this controller"); allowed: \(heights)")
+            height = nil
+        }
+        let offset = int(m, "columnOffset", "display.columnOffset", range: 0...4, required: nil, default: controller == .sh1106 ? 2 : 0)
+        let rotation = int(m, "rotation", "display.rotation", range: 0...270, required: nil, default: 0, allowedText: "0, 90, 180 or 270")
+        if let r = rotation, r % 90 != 0 { problem(m["rotation"]!.0.line, "display.rotation", "\(r) is not supported; allowed: 0, 90, 180 or 270") }
+        let contrast = int(m, "contrast", "display.contrast", range: 0...255, required: nil, default: 127)
+        let flip = bool(m, "flip", "display.flip", default: false)
+        guard let controller, let bus, let address, let width, let height, let offset, let rotation, let contrast else { return nil }
+        return DisplayWiring(controller: controller, bus: bus, address: UInt8(address), width: width, height: height, columnOffset: offset, rotation: rotation, contrast: UInt8(contrast), flip: flip)
+    }
+
+    mutating func line(_ m: [String: (ConfigJSON, Int)], _ path: String, required l: Int) -> LineSelector? {
+        guard let (v, _) = m["line"] else { problem(l, path, "missing (required); allowed: a line offset (integer) or a line name (string, e.g. \"GPIO17\")"); return nil }
+        switch v {
+        case .number:
+            return int(m, "line", path, range: 0...1023, required: l, allowedText: "a line offset 0-1023 or a line name").map(LineSelector.offset)
+        case .string(let s, _) where !s.isEmpty:
+            return .name(s)
+        default:
+            problem(v.line, path, "expected a line offset (integer) or a line name (string), found \(v.kindName)")
+            return nil
+        }
+    }
+
+    mutating func chip(_ m: [String: (ConfigJSON, Int)], _ path: String, required l: Int) -> String? {
+        let s = string(m, "chip", path, required: l)
+        if let s, s.isEmpty { problem(m["chip"]!.0.line, path, "empty; allowed: a chip path (/dev/gpiochip0), name (gpiochip0) or label (pinctrl-rp1)"); return nil }
+        return s
+    }
+
+    mutating func buttons(_ v: ConfigJSON) -> [ButtonWiring] {
+        guard case .array(let list, _) = v else { problem(v.line, "buttons", "expected an array [ ... ] of buttons, found \(v.kindName)"); return [] }
+        var result: [ButtonWiring] = []
+        var seen: [ButtonRole: Int] = [:]
+        for (i, b) in list.enumerated() {
+            let p = "buttons[\(i)]"
+            guard let m = members(b, p, allowed: ["role", "chip", "line", "activeLow", "bias"]) else { continue }
+            let role = choice(m, "role", "\(p).role", ButtonRole.self, required: b.line, what: "button role")
+            let chip = chip(m, "\(p).chip", required: b.line)
+            let line = line(m, "\(p).line", required: b.line)
+            let activeLow = bool(m, "activeLow", "\(p).activeLow", default: true)
+            let bias = choice(m, "bias", "\(p).bias", LineBias.self, required: nil, default: .pullUp, what: "bias")
+            if let role {
+                if let first = seen[role] {
+                    problem(b.line, "\(p).role", "\"\(role.rawValue)\" is already used by buttons[\(first)]; each role at most once")
+                    continue
+                }
+                seen[role] = i
+            }
+            if let role, let chip, let line, let bias {
+                result.append(ButtonWiring(role: role, chip: chip, line: line, activeLow: activeLow, bias: bias))
+            }
+        }
+        for required in [ButtonRole.positive, .negative] where seen[required] == nil {
+            problem(v.line, "buttons", "no button has role \"\(required.rawValue)\"; the positive and negative buttons are required")
+        }
+        return result
+    }
+
+    mutating func motor(_ v: ConfigJSON) -> MotorWiring? {
+        guard let m = members(v, "motor", allowed: ["chip", "line", "activeLow"]) else { return nil }
+        let chip = chip(m, "motor.chip", required: v.line)
+        let line = line(m, "motor.line", required: v.line)
+        let activeLow = bool(m, "activeLow", "motor.activeLow", default: false)
+        guard let chip, let line else { return nil }
+        return MotorWiring(chip: chip, line: line, activeLow: activeLow)
+    }
+
+    mutating func input(_ v: ConfigJSON) -> InputTiming {
+        guard let m = members(v, "input", allowed: ["debounceMs", "longPressMs", "doublePressMs"]) else { return .defaults }
+        let d = InputTiming.defaults
+        let debounce = int(m, "debounceMs", "input.debounceMs", range: 0...500, required: nil, default: 20)!
+        let long = int(m, "longPressMs", "input.longPressMs", range: 100...10_000, required: nil, default: 600)!
+        let double = int(m, "doublePressMs", "input.doublePressMs", range: 0...2000, required: nil, default: 300)!
+        _ = d
+        return InputTiming(debounce: .milliseconds(debounce), longPress: .milliseconds(long), doublePress: .milliseconds(double))
+    }
+
+    mutating func bluetooth(_ v: ConfigJSON) -> BluetoothSettings {
+        guard let m = members(v, "bluetooth", allowed: ["hci", "name"]) else { return .defaults }
+        let hci = int(m, "hci", "bluetooth.hci", range: 0...63, required: nil, default: 0, allowedText: "an HCI index 0-63 (hci0 is 0)")!
+        var name = string(m, "name", "bluetooth.name", required: nil) ?? BluetoothSettings.defaults.name
+        let bytes = name.utf8.count
+        if bytes == 0 || bytes > 29 {
+            problem(m["name"]!.0.line, "bluetooth.name", "\"\(name)\" is \(bytes) bytes of UTF-8; allowed: 1-29 bytes (it must fit in an advertisement)")
+            name = BluetoothSettings.defaults.name
+        }
+        return BluetoothSettings(hciIndex: hci, name: name)
+    }
+
+    mutating func checkLinesAreDistinct(buttons: [ButtonWiring], motor: MotorWiring?, m: [String: (ConfigJSON, Int)]) {
+        var used: [String: String] = [:]
+        var users = buttons.map { ("buttons[\($0.role.rawValue)]", "\($0.chip)/\($0.line)") }
+        if let motor { users.append(("motor", "\(motor.chip)/\(motor.line)")) }
+        for (who, key) in users {
+            if let first = used[key] {
+                let line = (who == "motor" ? m["motor"] : m["buttons"])?.0.line ?? 1
+                problem(line, who == "motor" ? "motor.line" : who, "chip \(key.split(separator: "/").first ?? "") line \(key.split(separator: "/").dropFirst().joined()) is already used by \(first); every button and the motor need their own line")
+            } else {
+                used[key] = who
+            }
+        }
+    }
+}

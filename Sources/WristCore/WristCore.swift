@@ -1,1 +1,0 @@
-// WristCore app layer: composition root.
