@@ -1,0 +1,46 @@
+# WristCore: two commands on a fresh Debian 12 / Raspberry Pi OS machine with Swift:
+#   make demo    installs the -dev packages when missing, builds, runs the demo
+#   make test    builds and runs every test
+# More: make build | bench | fuzz | deps | clean
+
+SWIFT      ?= swift
+APT_PKGS   := libgpiod-dev libi2c-dev libbluetooth-dev pkg-config
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+FUZZ_TIME  ?= 600
+
+.PHONY: demo test build bench fuzz deps clean help
+
+help:
+	@echo "make demo   - run WristCore on simulated hardware (installs $(APT_PKGS) if missing)"
+	@echo "make test   - build and run all tests"
+	@echo "make build  - build the wristcore binary (release)"
+	@echo "make bench  - run the benchmarks in Benchmarks/ (mallocs per event, time per event)"
+	@echo "make fuzz   - run each libFuzzer target for FUZZ_TIME seconds (default $(FUZZ_TIME))"
+
+# Installs the three C libraries' development packages with apt when any is missing.
+deps:
+	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing$$missing (apt)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product wristcore
+
+demo: deps
+	$(SWIFT) run wristcore demo
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+fuzz: deps
+	@if [ -x Fuzz/run.sh ]; then for t in $$(ls -d Fuzz/*/ | xargs -n1 basename); do Fuzz/run.sh $$t $(FUZZ_TIME) || exit 1; done; \
+	else echo "no fuzz targets yet"; fi
+
+clean:
+	rm -rf .build Benchmarks/.build
