@@ -61,6 +61,10 @@ let package = Package(
         .target(name: "ATT", dependencies: ["HAL", "RunLoop"]),
         .target(name: "ANCS", dependencies: ["HAL"]),
 
+        // MARK: fonts (BDF -> .wcf compiler; see Fonts/README.md)
+        .target(name: "FontCompiler"),
+        .executableTarget(name: "wristcore-fonts", dependencies: ["FontCompiler", "Graphics"]),
+
         // MARK: simulated hardware
         .target(name: "Simulator", dependencies: ["HAL", "RunLoop", "ATT", "ANCS", "Display", "Graphics"]),
 
@@ -86,6 +90,7 @@ let package = Package(
         .testTarget(name: "ANCSTests", dependencies: ["ANCS", "HAL"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "RunLoop", "LinuxHAL", "HAL", "Simulator", "ANCS"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "HAL"]),
+        .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "Simulator", "LinuxHAL", "HAL"]),
     ],
     swiftLanguageModes: [.v6]
