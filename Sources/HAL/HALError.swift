@@ -22,7 +22,7 @@ public struct HALError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         var s = "\(operation): \(reason)"
-        if let hint { s += ". \(hint)" }
+        if let hint { s += "; \(hint)" }
         return s
     }
 }
