@@ -335,6 +335,11 @@ public final class DataSourceAssembler {
         let gen = generation
         let n = bytes.count
         var i = 0
+        // A header that began in an earlier notification and then fails to
+        // match is re-tried from the start of this one: a response always
+        // starts a notification, so a stray partial header must not swallow
+        // the real response behind it.
+        var headerBeganEarlier = phase == .header && headerPos > 0
         while i < n {
             switch phase {
             case .discard:
@@ -354,12 +359,19 @@ public final class DataSourceAssembler {
                 let b = bytes[i]
                 i += 1
                 if let error = matchHeader(b) {
-                    phase = .discard
                     headerPos = 0
+                    let retry = headerBeganEarlier
+                    headerBeganEarlier = false
                     if !recovering {
                         recovering = true
                         handler(.discarded(error))
+                        if gen != generation { return }
                     }
+                    if retry && phase == .header {
+                        i = 0
+                        continue
+                    }
+                    phase = .discard
                     return
                 }
                 if phase == .attributeID {
