@@ -18,6 +18,12 @@ public enum WatchGATTDatabase {
         public var appearance: UInt16
         public var serviceChanged: UInt16
         public var pairing: UInt16
+        public init(deviceName: UInt16, appearance: UInt16, serviceChanged: UInt16, pairing: UInt16) {
+            self.deviceName = deviceName
+            self.appearance = appearance
+            self.serviceChanged = serviceChanged
+            self.pairing = pairing
+        }
     }
 
     /// Builds the watch's server. `security` tells the server whether the link
