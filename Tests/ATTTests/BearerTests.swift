@@ -131,7 +131,7 @@ struct BearerTests {
         #expect(result.count == 2 && result[1] == .transactionTimeout)
     }
 
-    @Test func receivedIndicationsAreConfirmedAfterTheHandler() throws {
+    @Test func receivedIndicationsAreConfirmed() throws {
         let link = try RawLink()
         let bearer = ATTBearer(channel: link.watch, loop: link.loop)
         try bearer.start()

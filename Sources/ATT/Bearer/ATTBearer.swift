@@ -57,7 +57,7 @@ public final class ATTBearer {
     /// Handle Value Notifications from the peer's server. The value is valid
     /// only during the call.
     public var notificationHandler: ((_ handle: UInt16, _ value: UnsafeRawBufferPointer) -> Void)?
-    /// Handle Value Indications; the bearer confirms after the handler returns.
+    /// Handle Value Indications; the bearer confirms each one (before calling this).
     public var indicationHandler: ((_ handle: UInt16, _ value: UnsafeRawBufferPointer) -> Void)?
     /// Called once when the bearer closes, after every pending request failed.
     public var closeHandler: ((ATTBearerError) -> Void)?
@@ -441,11 +441,13 @@ public final class ATTBearer {
             if case .handleValueNotification(let n) = decoded { notificationHandler?(n.handle, n.value) }
         case .indication:
             if case .handleValueIndication(let ind) = decoded {
-                indicationHandler?(ind.handle, ind.value)
-                guard !isClosed else { return }
+                // Confirm first, so anything the handler sends (a rediscovery
+                // after Service Changed) follows the confirmation on the air.
                 var w = ATTWriter(responseBuffer)
                 w.u8(ATTOpcode.handleValueConfirmation.rawValue)
                 transmit(w.written)
+                guard !isClosed else { return }
+                indicationHandler?(ind.handle, ind.value)
             }
         case .confirmation:
             guard indicationOutstanding else { return }  // unexpected confirmation: ignored

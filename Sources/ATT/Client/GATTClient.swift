@@ -32,6 +32,7 @@ public final class GATTClient {
     private var discovering = false
     private var pendingChange: ATTHandleRange?
     private var started = false
+    private var earlyIndications: [(UInt16, [UInt8])] = []
 
     public init(bearer: ATTBearer, watching services: [BluetoothUUID]) {
         self.bearer = bearer
@@ -41,6 +42,10 @@ public final class GATTClient {
         bearer.indicationHandler = { [unowned self] handle, value in
             if handle == self.serviceChangedHandle, handle != 0 {
                 self.serviceChangedIndication(value)
+            } else if self.serviceChangedHandle == nil, self.discovering, value.count == 4 {
+                // A bonded phone may indicate Service Changed before we know its
+                // handle; keep it until the first discovery tells us.
+                self.earlyIndications.append((handle, Array(value)))
             } else {
                 self.route(handle, value)
             }
@@ -246,9 +251,15 @@ public final class GATTClient {
                 }
             }
             for s in found where s.uuid != .genericAttribute { eventHandler?(.serviceAdded(s)) }
+            if let sc = serviceChangedHandle {
+                for (handle, value) in earlyIndications where handle == sc {
+                    value.withUnsafeBytes { serviceChangedIndication($0) }
+                }
+            }
         case .failure(let error):
             eventHandler?(.discoveryFailed(error))
         }
+        earlyIndications.removeAll()
         if initial { eventHandler?(.ready) }
         if let change = pendingChange, !bearer.isClosed {
             pendingChange = nil
