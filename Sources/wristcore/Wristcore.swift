@@ -75,7 +75,7 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 enum FileHandleStandardError {
     static func write(_ text: String) {
-        fflush(stdout)  // keep stdout's report lines ahead of the error
+        fflush(nil)  // all streams: keeps stdout's report lines ahead of the error
         _ = text.withCString { Glibc.write(2, $0, strlen($0)) }
     }
 }
