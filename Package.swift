@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "RunLoopTests", dependencies: ["RunLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "WristCoreTests", dependencies: ["WristCore", "HAL"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS", "HAL"]),
-        .testTarget(name: "ATTTests", dependencies: ["ATT", "RunLoop", "LinuxHAL", "HAL", "Simulator", "ANCS"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT", "RunLoop", "LinuxHAL", "HAL", "Simulator", "ANCS", "WristCore"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "HAL"]),
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "Simulator", "LinuxHAL", "HAL"]),
