@@ -1,0 +1,1 @@
+../../Sources/ATT/CTS/CurrentTime.swift
