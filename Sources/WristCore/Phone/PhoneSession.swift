@@ -162,7 +162,8 @@ public final class PhoneSession: ANCSConsumerSink {
                 guard let self, generation == self.subscribeGeneration else { return }
                 if let error { return self.eventHandler?(.ancsSubscriptionFailed(error)) ?? () }
                 self.ancsService = s
-                self.consumer.sessionStarted(now: self.loop.now)
+                // A Notification Source event may already have started it.
+                if !self.consumer.isSessionActive { self.consumer.sessionStarted(now: self.loop.now) }
                 self.rearm()
                 self.eventHandler?(.ancsSubscribed)
             }
