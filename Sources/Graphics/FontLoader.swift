@@ -27,12 +27,16 @@ public enum FontLoader {
         case cjk = "unifont-16.wcf"
     }
 
+    /// This file's path when it was compiled: the package's own Fonts/ is
+    /// found from it (tests, `swift run`, benchmarks).
+    static let packageSourceFile: String = #filePath
+
     /// The directories searched, in order, for this call.
     public static func searchPath(explicit: String? = nil,
                                   environment: [String: String]? = nil,
                                   executablePath: String? = nil,
                                   currentDirectory: String? = nil,
-                                  sourceFile: String = #filePath) -> [String] {
+                                  sourceFile: String? = nil) -> [String] {
         var dirs: [String] = []
         if let explicit, !explicit.isEmpty { dirs.append(explicit) }
         let env = environment ?? ProcessInfo.processInfo.environment
@@ -45,7 +49,7 @@ public enum FontLoader {
         let cwd = currentDirectory ?? FileManager.default.currentDirectoryPath
         dirs.append(cwd + "/Fonts")
         // Sources/Graphics/FontLoader.swift -> <package>/Fonts
-        dirs.append(parent(parent(parent(sourceFile))) + "/Fonts")
+        dirs.append(parent(parent(parent(sourceFile ?? packageSourceFile))) + "/Fonts")
         var seen = Set<String>()
         return dirs.filter { seen.insert($0).inserted }
     }
