@@ -22,7 +22,9 @@ public struct TextLine: Equatable, Sendable {
 /// - honours "\n"; ends the last permitted line with "…" when text is left over;
 /// - takes each character from the first font of the chain that has it and
 ///   draws a box for a character no font has;
-/// - right-to-left text is drawn in logical order, left to right (no bidi).
+/// - right-to-left lines (Hebrew, Arabic) are drawn right to left, with
+///   left-to-right runs (numbers, Latin words) kept in order inside them: a
+///   simplified bidi (first strong character decides; no Arabic shaping).
 ///
 /// The line table is allocated once (`capacity`); `layout` and `draw`
 /// allocate nothing, so a notification can be laid out on every frame.
@@ -42,15 +44,31 @@ public final class TextLayout {
     public private(set) var maxWidth = 0
     /// The widest line.
     public private(set) var widestLine = 0
+    /// True when the text has right-to-left letters (drawn in visual order).
+    public private(set) var containsRightToLeft = false
+
+    // Scratch for drawing right-to-left lines in visual order.
+    private static let clusterCapacity = 512
+    private let clusterStart: UnsafeMutablePointer<Int32>
+    private let clusterEnd: UnsafeMutablePointer<Int32>
+    private let clusterDirection: UnsafeMutablePointer<Int8>
 
     public init(capacity: Int = 128) {
         precondition(capacity > 0)
         self.capacity = capacity
         lines = .allocate(capacity: capacity)
         lines.initialize(repeating: TextLine(start: 0, end: 0, width: 0, ellipsis: false), count: capacity)
+        clusterStart = .allocate(capacity: Self.clusterCapacity)
+        clusterEnd = .allocate(capacity: Self.clusterCapacity)
+        clusterDirection = .allocate(capacity: Self.clusterCapacity)
     }
 
-    deinit { lines.deallocate() }
+    deinit {
+        lines.deallocate()
+        clusterStart.deallocate()
+        clusterEnd.deallocate()
+        clusterDirection.deallocate()
+    }
 
     public func line(_ i: Int) -> TextLine {
         precondition(i >= 0 && i < lineCount, "line \(i) of \(lineCount)")
@@ -70,6 +88,7 @@ public final class TextLayout {
         lineCount = 0
         truncated = false
         widestLine = 0
+        containsRightToLeft = false
         var usedFonts: UInt32 = 0
         let n = text.count
 
@@ -115,6 +134,7 @@ public final class TextLayout {
             }
             let (w, mask) = Self.advance(text, i..<end, fonts: fonts, drawing: nil)
             usedFonts |= mask
+            if CharacterClass.isRightToLeft(base) { containsRightToLeft = true }
             if CharacterClass.isSpace(base) {
                 if !prevWasSpace {
                     breakEnd = i
@@ -224,19 +244,127 @@ public final class TextLayout {
         for k in firstLine..<last {
             let l = lines[k]
             let total = l.width + (l.ellipsis ? ew : 0)
+            let clusters = containsRightToLeft ? collectClusters(text, l) : 0
+            let rightToLeft = clusters > 0 && paragraphIsRightToLeft(clusters)
             var pen = x
             switch alignment {
-            case .leading: break
+            case .leading: if rightToLeft { pen = x + maxWidth - total }
             case .center: pen = x + (maxWidth - total) / 2
             case .trailing: pen = x + maxWidth - total
             }
-            let advanced = Self.draw(text, l.start..<l.end, fonts: fonts, into: fb, x: pen, baselineY: baseline, ink: ink)
-            if l.ellipsis {
-                _ = Self.ellipsis(fonts) { Self.draw($0, 0..<$0.count, fonts: fonts, into: fb, x: pen + advanced, baselineY: baseline, ink: ink) }
+            if clusters == 0 {
+                // Left-to-right only (or too long to reorder): logical order.
+                let advanced = Self.draw(text, l.start..<l.end, fonts: fonts, into: fb, x: pen, baselineY: baseline, ink: ink)
+                if l.ellipsis {
+                    _ = Self.ellipsis(fonts) { Self.draw($0, 0..<$0.count, fonts: fonts, into: fb, x: pen + advanced, baselineY: baseline, ink: ink) }
+                }
+            } else {
+                // The ellipsis ends the line: on the left of a right-to-left line.
+                if l.ellipsis && rightToLeft {
+                    pen += Self.ellipsis(fonts) { Self.draw($0, 0..<$0.count, fonts: fonts, into: fb, x: pen, baselineY: baseline, ink: ink) }
+                }
+                pen = drawVisualOrder(text, clusters: clusters, rightToLeft: rightToLeft, fonts: fonts, into: fb,
+                                      x: pen, baselineY: baseline, ink: ink)
+                if l.ellipsis && !rightToLeft {
+                    _ = Self.ellipsis(fonts) { Self.draw($0, 0..<$0.count, fonts: fonts, into: fb, x: pen, baselineY: baseline, ink: ink) }
+                }
             }
             baseline += lineHeight
         }
         return last - firstLine
+    }
+
+    // MARK: right-to-left
+
+    /// Splits a line containing right-to-left letters into clusters with a
+    /// direction each (1 right-to-left, 0 left-to-right, -1 neutral: spaces
+    /// and punctuation). Returns 0 when the line has no right-to-left letter
+    /// or more clusters than the scratch holds (then it is drawn in logical order).
+    private func collectClusters(_ text: UnsafeRawBufferPointer, _ l: TextLine) -> Int {
+        var n = 0
+        var anyRTL = false
+        var i = l.start
+        while i < l.end {
+            guard n < Self.clusterCapacity else { return 0 }
+            let (end, base) = Self.cluster(text, at: i)
+            let dir: Int8
+            if CharacterClass.isRightToLeft(base) {
+                dir = 1; anyRTL = true
+            } else if CharacterClass.isSpace(base) || (base < 0x80 && !Self.isASCIIAlphanumeric(base))
+                        || (base >= 0x2000 && base <= 0x206F) || (base >= 0x3000 && base <= 0x303F) {
+                dir = -1
+            } else {
+                dir = 0
+            }
+            clusterStart[n] = Int32(i)
+            clusterEnd[n] = Int32(end)
+            clusterDirection[n] = dir
+            n += 1
+            i = end
+        }
+        if !anyRTL { return 0 }
+        // Neutrals between two runs of the same direction take it; others take the paragraph's.
+        let paragraph: Int8 = paragraphIsRightToLeft(n) ? 1 : 0
+        var k = 0
+        while k < n {
+            if clusterDirection[k] != -1 { k += 1; continue }
+            var j = k
+            while j < n && clusterDirection[j] == -1 { j += 1 }
+            let before: Int8 = k > 0 ? clusterDirection[k - 1] : paragraph
+            let after: Int8 = j < n ? clusterDirection[j] : paragraph
+            let resolved = before == after ? before : paragraph
+            for m in k..<j { clusterDirection[m] = resolved }
+            k = j
+        }
+        return n
+    }
+
+    /// The first strong cluster decides the line's direction.
+    private func paragraphIsRightToLeft(_ n: Int) -> Bool {
+        for k in 0..<n where clusterDirection[k] != -1 { return clusterDirection[k] == 1 }
+        return false
+    }
+
+    @inline(__always)
+    private static func isASCIIAlphanumeric(_ c: UInt32) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+    }
+
+    /// Draws the collected clusters in visual order: runs of one direction,
+    /// right-to-left runs reversed, and the runs themselves reversed in a
+    /// right-to-left line. Returns the pen after the last cluster.
+    private func drawVisualOrder(_ text: UnsafeRawBufferPointer, clusters n: Int, rightToLeft: Bool, fonts: FontChain,
+                                 into fb: Framebuffer, x: Int, baselineY: Int, ink: Ink) -> Int {
+        var pen = x
+        func drawRun(_ a: Int, _ b: Int) {   // clusters a..<b, one direction
+            if clusterDirection[a] == 1 {
+                var k = b - 1
+                while k >= a {
+                    pen += Self.draw(text, Int(clusterStart[k])..<Int(clusterEnd[k]), fonts: fonts, into: fb, x: pen, baselineY: baselineY, ink: ink)
+                    k -= 1
+                }
+            } else {
+                pen += Self.draw(text, Int(clusterStart[a])..<Int(clusterEnd[b - 1]), fonts: fonts, into: fb, x: pen, baselineY: baselineY, ink: ink)
+            }
+        }
+        if rightToLeft {
+            var b = n
+            while b > 0 {
+                var a = b - 1
+                while a > 0 && clusterDirection[a - 1] == clusterDirection[b - 1] { a -= 1 }
+                drawRun(a, b)
+                b = a
+            }
+        } else {
+            var a = 0
+            while a < n {
+                var b = a + 1
+                while b < n && clusterDirection[b] == clusterDirection[a] { b += 1 }
+                drawRun(a, b)
+                a = b
+            }
+        }
+        return pen
     }
 
     // MARK: single lines
@@ -389,6 +517,13 @@ extension TextLayout {
 }
 
 extension Framebuffer {
+    /// Draws one line of text with its pen at `x` and its baseline at
+    /// `baselineY`; returns its width (logical order, no wrapping).
+    @discardableResult
+    public func drawText(_ text: String, fonts: FontChain, x: Int, baselineY: Int, ink: Ink = .on) -> Int {
+        TextLayout.withUTF8(text) { TextLayout.draw($0, 0..<$0.count, fonts: fonts, into: self, x: x, baselineY: baselineY, ink: ink) }
+    }
+
     /// Draws one line of text with its top-left at (x, y); returns its width.
     /// For wrapping, alignment and ellipsis use `TextLayout`.
     @discardableResult

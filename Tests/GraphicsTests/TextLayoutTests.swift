@@ -219,6 +219,42 @@ struct TextLayoutTests {
         #expect(fb.storage.contains { $0 != 0 })
     }
 
+    @Test("right-to-left lines are drawn right to left, numbers and Latin keep their order")
+    func rightToLeftOrder() {
+        let chain = ShippedFonts.chain
+        let alef = "\u{05D0}", bet = "\u{05D1}"
+        func picture(_ text: String) -> (MonoPicture, Int) {
+            let fb = Framebuffer(width: 128, height: 16)
+            let layout = TextLayout()
+            layout.layout(text, fonts: chain, width: 128)
+            layout.draw(text, fonts: chain, into: fb, x: 0, y: 0)
+            return (MonoPicture(fb), layout.ascent)
+        }
+        let w = TextLayout.measure(alef, fonts: chain)
+        let sp = TextLayout.measure(" ", fonts: chain), d = TextLayout.measure("1", fonts: chain)
+        // "אב" (alef then bet, logically): bet on the left, alef on the right, right-aligned.
+        let (hebrew, a1) = picture(alef + bet)
+        let manual = Framebuffer(width: 128, height: 16)
+        manual.drawText(bet, fonts: chain, x: 128 - 2 * w, baselineY: a1)
+        manual.drawText(alef, fonts: chain, x: 128 - w, baselineY: a1)
+        #expect(hebrew == MonoPicture(manual))
+        // A number inside Hebrew keeps its digit order: "א 12 ב" shows "ב 12 א".
+        let (mixed, a2) = picture(alef + " 12 " + bet)
+        let manual2 = Framebuffer(width: 128, height: 16)
+        var pen = 128 - (2 * w + 2 * sp + 2 * d)
+        manual2.drawText(bet, fonts: chain, x: pen, baselineY: a2); pen += w + sp
+        manual2.drawText("12", fonts: chain, x: pen, baselineY: a2); pen += 2 * d + sp
+        manual2.drawText(alef, fonts: chain, x: pen, baselineY: a2)
+        #expect(mixed == MonoPicture(manual2))
+        // Left-to-right text with a Hebrew word: only the word is reversed.
+        let (latin, a3) = picture("A " + alef + bet)
+        let manual3 = Framebuffer(width: 128, height: 16)
+        manual3.drawText("A ", fonts: chain, x: 0, baselineY: a3)
+        manual3.drawText(bet, fonts: chain, x: d + sp, baselineY: a3)
+        manual3.drawText(alef, fonts: chain, x: d + sp + w, baselineY: a3)
+        #expect(latin == MonoPicture(manual3))
+    }
+
     @Test("measured width centres text")
     func centring() {
         let chain = ShippedFonts.chain
@@ -259,7 +295,8 @@ struct TextLayoutTests {
 }
 
 /// Lit-pixel statistics of a framebuffer (test helper).
-struct MonoPicture: Equatable {
+struct MonoPicture: Equatable, CustomStringConvertible {
+    var description: String { "\(count) lit pixels in x \(minX)...\(maxX)" }
     var bits: [Bool]
     var width: Int
     init(_ fb: Framebuffer) {
