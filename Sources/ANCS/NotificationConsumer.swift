@@ -460,9 +460,9 @@ public final class NotificationConsumer {
         if let a = active, a.work.kind == .notification, a.work.uid == uid.rawValue {
             active!.discardResult = true
         }
-        for action in ActionID.allCases where cancelled[Int(action.rawValue)] {
-            emit(.actionFailed(uid, action, .cancelled))
-        }
+        // (Not `ActionID.allCases`: that builds an array.)
+        if cancelled[0] { emit(.actionFailed(uid, .positive, .cancelled)) }
+        if cancelled[1] { emit(.actionFailed(uid, .negative, .cancelled)) }
     }
 
     // MARK: dispatch
