@@ -294,6 +294,28 @@ struct ConsumerTests {
         #expect(h.consumer.notification(NotificationUID(1))?.appDisplayName == "Messages")
     }
 
+    @Test("a write in flight at session end: forgotten on disconnect, awaited on re-subscribe")
+    func writeAcrossSessions() {
+        let h = Harness { $0.fetchAppNames = false }
+        h.post(1, title: "one")
+        h.consumer.sessionEnded(.disconnected, now: h.now)
+        h.consumer.sessionStarted(now: h.now)
+        h.post(1, title: "one again")
+        #expect(h.requestedUIDs == [1, 1])  // no ack was awaited across the disconnect
+
+        // Re-subscribing on the same link: the ATT outcome of the write in
+        // flight still comes, and the next write waits for it.
+        h.consumer.sessionEnded(.resubscribing, now: h.now)
+        h.consumer.sessionStarted(now: h.now)
+        h.post(2, title: "two")
+        #expect(h.requestedUIDs == [1, 1])
+        h.fail(0xA2)  // the old write's outcome
+        #expect(h.requestedUIDs == [1, 1, 2])
+        h.answered = h.writeCount - 1
+        h.answer()
+        #expect(h.consumer.notification(NotificationUID(2))?.title == "two")
+    }
+
     @Test("200 pre-existing notifications plus live ones during the flood: live ones are fetched first")
     func preExistingFlood() {
         let h = Harness()
