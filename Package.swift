@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "ATTTests", dependencies: ["ATT", "RunLoop", "LinuxHAL", "HAL", "Simulator", "ANCS", "WristCore"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "HAL"]),
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
-        .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "Simulator", "LinuxHAL", "HAL"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "Simulator", "LinuxHAL", "HAL"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )
