@@ -26,7 +26,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let pdu = try ATTPDU.decode(input, mtu: mtu)
         precondition(input.count <= mtu)
         touchEntries(pdu)
-        guard let bytes = reencode(pdu) else { return 0 }
+        guard let bytes = reencode(pdu, mtu: mtu) else { return 0 }
         first = bytes
     } catch {
         switch error {
@@ -44,7 +44,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard let again = try? ATTPDU.decode(buf, mtu: mtu) else {
             preconditionFailure("a re-encoded PDU does not decode")
         }
-        return reencode(again)
+        return reencode(again, mtu: mtu)
     }
     precondition(second == first, "re-encoding is not a fixed point")
     if first.count == input.count {
@@ -71,37 +71,37 @@ private func touchEntries(_ pdu: ATTPDU) {
     precondition(sum != Int.min)
 }
 
-private func reencode(_ pdu: ATTPDU) -> [UInt8]? {
+private func reencode(_ pdu: ATTPDU, mtu: Int) -> [UInt8]? {
     do {
         switch pdu {
-        case .errorResponse(let x): return try x.encoded()
-        case .exchangeMTURequest(let x): return try x.encoded()
-        case .exchangeMTUResponse(let x): return try x.encoded()
-        case .findInformationRequest(let x): return try x.encoded()
-        case .findInformationResponse(let x): return try x.encoded()
-        case .findByTypeValueRequest(let x): return try x.encoded()
-        case .findByTypeValueResponse(let x): return try x.encoded()
-        case .readByTypeRequest(let x): return try x.encoded()
-        case .readByTypeResponse(let x): return try x.encoded()
-        case .readRequest(let x): return try x.encoded()
-        case .readResponse(let x): return try x.encoded()
-        case .readBlobRequest(let x): return try x.encoded()
-        case .readBlobResponse(let x): return try x.encoded()
-        case .readMultipleRequest(let x): return try x.encoded()
-        case .readMultipleResponse(let x): return try x.encoded()
-        case .readByGroupTypeRequest(let x): return try x.encoded()
-        case .readByGroupTypeResponse(let x): return try x.encoded()
-        case .writeRequest(let x): return try x.encoded()
-        case .writeResponse(let x): return try x.encoded()
-        case .writeCommand(let x): return try x.encoded()
-        case .signedWriteCommand(let x): return try x.encoded()
-        case .prepareWriteRequest(let x): return try x.encoded()
-        case .prepareWriteResponse(let x): return try x.encoded()
-        case .executeWriteRequest(let x): return try x.encoded()
-        case .executeWriteResponse(let x): return try x.encoded()
-        case .handleValueNotification(let x): return try x.encoded()
-        case .handleValueIndication(let x): return try x.encoded()
-        case .handleValueConfirmation(let x): return try x.encoded()
+        case .errorResponse(let x): return try x.encoded(mtu: mtu)
+        case .exchangeMTURequest(let x): return try x.encoded(mtu: mtu)
+        case .exchangeMTUResponse(let x): return try x.encoded(mtu: mtu)
+        case .findInformationRequest(let x): return try x.encoded(mtu: mtu)
+        case .findInformationResponse(let x): return try x.encoded(mtu: mtu)
+        case .findByTypeValueRequest(let x): return try x.encoded(mtu: mtu)
+        case .findByTypeValueResponse(let x): return try x.encoded(mtu: mtu)
+        case .readByTypeRequest(let x): return try x.encoded(mtu: mtu)
+        case .readByTypeResponse(let x): return try x.encoded(mtu: mtu)
+        case .readRequest(let x): return try x.encoded(mtu: mtu)
+        case .readResponse(let x): return try x.encoded(mtu: mtu)
+        case .readBlobRequest(let x): return try x.encoded(mtu: mtu)
+        case .readBlobResponse(let x): return try x.encoded(mtu: mtu)
+        case .readMultipleRequest(let x): return try x.encoded(mtu: mtu)
+        case .readMultipleResponse(let x): return try x.encoded(mtu: mtu)
+        case .readByGroupTypeRequest(let x): return try x.encoded(mtu: mtu)
+        case .readByGroupTypeResponse(let x): return try x.encoded(mtu: mtu)
+        case .writeRequest(let x): return try x.encoded(mtu: mtu)
+        case .writeResponse(let x): return try x.encoded(mtu: mtu)
+        case .writeCommand(let x): return try x.encoded(mtu: mtu)
+        case .signedWriteCommand(let x): return try x.encoded(mtu: mtu)
+        case .prepareWriteRequest(let x): return try x.encoded(mtu: mtu)
+        case .prepareWriteResponse(let x): return try x.encoded(mtu: mtu)
+        case .executeWriteRequest(let x): return try x.encoded(mtu: mtu)
+        case .executeWriteResponse(let x): return try x.encoded(mtu: mtu)
+        case .handleValueNotification(let x): return try x.encoded(mtu: mtu)
+        case .handleValueIndication(let x): return try x.encoded(mtu: mtu)
+        case .handleValueConfirmation(let x): return try x.encoded(mtu: mtu)
         case .other: return nil
         }
     } catch {
