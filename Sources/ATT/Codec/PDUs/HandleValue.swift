@@ -1,5 +1,5 @@
 /// Handle Value Notification (0x1B): the server pushes a value, unconfirmed.
-public struct ATTHandleValueNotification: ATTPDUProtocol {
+public struct ATTHandleValueNotification: ATTHandleValueShape {
     public static let opcode = ATTOpcode.handleValueNotification
     public var handle: UInt16
     public var value: UnsafeRawBufferPointer
@@ -7,37 +7,17 @@ public struct ATTHandleValueNotification: ATTPDUProtocol {
         self.handle = handle
         self.value = value
     }
-    public var length: Int { 3 + value.count }
-    public func encodeParameters(into w: inout ATTWriter) {
-        w.u16(handle)
-        w.bytes(value)
-    }
-    public init(parameters r: inout ATTReader) throws(ATTPDUError) {
-        try r.require(2, minimum: 3)
-        handle = r.u16()
-        value = r.rest()
-    }
 }
 
 /// Handle Value Indication (0x1D): like a notification, but the client must
 /// answer with a Handle Value Confirmation before the next indication.
-public struct ATTHandleValueIndication: ATTPDUProtocol {
+public struct ATTHandleValueIndication: ATTHandleValueShape {
     public static let opcode = ATTOpcode.handleValueIndication
     public var handle: UInt16
     public var value: UnsafeRawBufferPointer
     public init(handle: UInt16, value: UnsafeRawBufferPointer) {
         self.handle = handle
         self.value = value
-    }
-    public var length: Int { 3 + value.count }
-    public func encodeParameters(into w: inout ATTWriter) {
-        w.u16(handle)
-        w.bytes(value)
-    }
-    public init(parameters r: inout ATTReader) throws(ATTPDUError) {
-        try r.require(2, minimum: 3)
-        handle = r.u16()
-        value = r.rest()
     }
 }
 

@@ -1,6 +1,6 @@
 /// Prepare Write Request (0x16): queue part of a long write. The watch's
 /// server answers "Request Not Supported" (it has no long writable values).
-public struct ATTPrepareWriteRequest: ATTPDUProtocol {
+public struct ATTPrepareWriteRequest: ATTHandleOffsetValueShape {
     public static let opcode = ATTOpcode.prepareWriteRequest
     public var handle: UInt16
     public var offset: UInt16
@@ -10,22 +10,10 @@ public struct ATTPrepareWriteRequest: ATTPDUProtocol {
         self.offset = offset
         self.value = value
     }
-    public var length: Int { 5 + value.count }
-    public func encodeParameters(into w: inout ATTWriter) {
-        w.u16(handle)
-        w.u16(offset)
-        w.bytes(value)
-    }
-    public init(parameters r: inout ATTReader) throws(ATTPDUError) {
-        try r.require(4, minimum: 5)
-        handle = r.u16()
-        offset = r.u16()
-        value = r.rest()
-    }
 }
 
 /// Prepare Write Response (0x17): echoes the request.
-public struct ATTPrepareWriteResponse: ATTPDUProtocol {
+public struct ATTPrepareWriteResponse: ATTHandleOffsetValueShape {
     public static let opcode = ATTOpcode.prepareWriteResponse
     public var handle: UInt16
     public var offset: UInt16
@@ -34,18 +22,6 @@ public struct ATTPrepareWriteResponse: ATTPDUProtocol {
         self.handle = handle
         self.offset = offset
         self.value = value
-    }
-    public var length: Int { 5 + value.count }
-    public func encodeParameters(into w: inout ATTWriter) {
-        w.u16(handle)
-        w.u16(offset)
-        w.bytes(value)
-    }
-    public init(parameters r: inout ATTReader) throws(ATTPDUError) {
-        try r.require(4, minimum: 5)
-        handle = r.u16()
-        offset = r.u16()
-        value = r.rest()
     }
 }
 

@@ -1,6 +1,6 @@
 /// Read By Group Type Request (0x10): grouping attributes of a type
 /// (GATT uses it to discover all primary services, type 0x2800).
-public struct ATTReadByGroupTypeRequest: ATTPDUProtocol, Hashable, Sendable {
+public struct ATTReadByGroupTypeRequest: ATTTypedRangeShape, Hashable, Sendable {
     public static let opcode = ATTOpcode.readByGroupTypeRequest
     public var range: ATTHandleRange
     public var type: BluetoothUUID
@@ -8,21 +8,6 @@ public struct ATTReadByGroupTypeRequest: ATTPDUProtocol, Hashable, Sendable {
     public init(range: ATTHandleRange, type: BluetoothUUID) {
         self.range = range
         self.type = type
-    }
-
-    public var length: Int { 5 + type.encodedLength }
-    public func encodeParameters(into w: inout ATTWriter) {
-        w.u16(range.start)
-        w.u16(range.end)
-        w.uuid(type)
-    }
-    public init(parameters r: inout ATTReader) throws(ATTPDUError) {
-        try r.require(6, minimum: 7)
-        range = ATTHandleRange(start: r.u16(), end: r.u16())
-        guard r.remaining == 2 || r.remaining == 16, let u = BluetoothUUID(littleEndian: r.rest()) else {
-            throw .invalidField(opcode: Self.opcode.rawValue, field: .uuidLength)
-        }
-        type = u
     }
 }
 

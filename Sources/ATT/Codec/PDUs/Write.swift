@@ -1,21 +1,11 @@
 /// Write Request (0x12): write `value` to `handle`; answered by a Write Response.
-public struct ATTWriteRequest: ATTPDUProtocol {
+public struct ATTWriteRequest: ATTHandleValueShape {
     public static let opcode = ATTOpcode.writeRequest
     public var handle: UInt16
     public var value: UnsafeRawBufferPointer
     public init(handle: UInt16, value: UnsafeRawBufferPointer) {
         self.handle = handle
         self.value = value
-    }
-    public var length: Int { 3 + value.count }
-    public func encodeParameters(into w: inout ATTWriter) {
-        w.u16(handle)
-        w.bytes(value)
-    }
-    public init(parameters r: inout ATTReader) throws(ATTPDUError) {
-        try r.require(2, minimum: 3)
-        handle = r.u16()
-        value = r.rest()
     }
 }
 
@@ -29,23 +19,13 @@ public struct ATTWriteResponse: ATTPDUProtocol, Hashable, Sendable {
 }
 
 /// Write Command (0x52): write without response.
-public struct ATTWriteCommand: ATTPDUProtocol {
+public struct ATTWriteCommand: ATTHandleValueShape {
     public static let opcode = ATTOpcode.writeCommand
     public var handle: UInt16
     public var value: UnsafeRawBufferPointer
     public init(handle: UInt16, value: UnsafeRawBufferPointer) {
         self.handle = handle
         self.value = value
-    }
-    public var length: Int { 3 + value.count }
-    public func encodeParameters(into w: inout ATTWriter) {
-        w.u16(handle)
-        w.bytes(value)
-    }
-    public init(parameters r: inout ATTReader) throws(ATTPDUError) {
-        try r.require(2, minimum: 3)
-        handle = r.u16()
-        value = r.rest()
     }
 }
 

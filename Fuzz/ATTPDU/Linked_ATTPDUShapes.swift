@@ -1,0 +1,1 @@
+../../Sources/ATT/Codec/ATTPDUShapes.swift
