@@ -3,12 +3,16 @@
 // Run with `make bench` (or `swift package benchmark` in this directory).
 import PackageDescription
 
-let benchmarkDeps: [Target.Dependency] = [
-    .product(name: "Benchmark", package: "benchmark"),
-]
-let benchmarkPlugins: [Target.PluginUsage] = [
-    .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-]
+/// One benchmark executable: Benchmarks/<name>/, the Benchmark library and
+/// plugin, and the WristCore layers it measures.
+func benchmarkTarget(_ name: String, measuring products: [String]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [.product(name: "Benchmark", package: "benchmark")]
+            + products.map { .product(name: $0, package: "WristCore") },
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
+}
 
 let package = Package(
     name: "WristCoreBenchmarks",
@@ -21,40 +25,9 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
-        .executableTarget(
-            name: "RunLoopBenchmarks",
-            dependencies: benchmarkDeps + [
-                .product(name: "RunLoop", package: "WristCore"),
-                .product(name: "LinuxHAL", package: "WristCore"),
-                .product(name: "HAL", package: "WristCore"),
-            ],
-            path: "Benchmarks/RunLoopBenchmarks", plugins: benchmarkPlugins),
-        .executableTarget(
-            name: "ANCSBenchmarks",
-            dependencies: benchmarkDeps + [
-                .product(name: "ANCS", package: "WristCore"),
-                .product(name: "HAL", package: "WristCore"),
-            ],
-            path: "Benchmarks/ANCSBenchmarks", plugins: benchmarkPlugins),
-        .executableTarget(
-            name: "ATTBenchmarks",
-            dependencies: benchmarkDeps + [
-                .product(name: "ATT", package: "WristCore"),
-                .product(name: "RunLoop", package: "WristCore"),
-                .product(name: "LinuxHAL", package: "WristCore"),
-                .product(name: "HAL", package: "WristCore"),
-                .product(name: "Simulator", package: "WristCore"),
-                .product(name: "ANCS", package: "WristCore"),
-            ],
-            path: "Benchmarks/ATTBenchmarks", plugins: benchmarkPlugins),
-        .executableTarget(
-            name: "DisplayBenchmarks",
-            dependencies: benchmarkDeps + [
-                .product(name: "Graphics", package: "WristCore"),
-                .product(name: "Display", package: "WristCore"),
-                .product(name: "HAL", package: "WristCore"),
-                .product(name: "Simulator", package: "WristCore"),
-            ],
-            path: "Benchmarks/DisplayBenchmarks", plugins: benchmarkPlugins),
+        benchmarkTarget("RunLoopBenchmarks", measuring: ["RunLoop", "LinuxHAL", "HAL"]),
+        benchmarkTarget("ANCSBenchmarks", measuring: ["ANCS", "HAL"]),
+        benchmarkTarget("ATTBenchmarks", measuring: ["ATT", "RunLoop", "LinuxHAL", "HAL", "Simulator", "ANCS"]),
+        benchmarkTarget("DisplayBenchmarks", measuring: ["Graphics", "Display", "HAL", "Simulator"]),
     ]
 )
