@@ -262,11 +262,11 @@ struct BoardValidator {
 
     mutating func input(_ v: ConfigJSON) -> InputTiming {
         guard let m = members(v, "input", allowed: ["debounceMs", "longPressMs", "doublePressMs"]) else { return .defaults }
+        // Fields left out keep InputTiming.defaults.
         let d = InputTiming.defaults
-        let debounce = int(m, "debounceMs", "input.debounceMs", range: 0...500, required: nil, default: 20)!
-        let long = int(m, "longPressMs", "input.longPressMs", range: 100...10_000, required: nil, default: 600)!
-        let double = int(m, "doublePressMs", "input.doublePressMs", range: 0...2000, required: nil, default: 300)!
-        _ = d
+        let debounce = int(m, "debounceMs", "input.debounceMs", range: 0...500, required: nil, default: Int(d.debounce.millisecondsClamped))!
+        let long = int(m, "longPressMs", "input.longPressMs", range: 100...10_000, required: nil, default: Int(d.longPress.millisecondsClamped))!
+        let double = int(m, "doublePressMs", "input.doublePressMs", range: 0...2000, required: nil, default: Int(d.doublePress.millisecondsClamped))!
         return InputTiming(debounce: .milliseconds(debounce), longPress: .milliseconds(long), doublePress: .milliseconds(double))
     }
 
