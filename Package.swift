@@ -4,7 +4,7 @@
 //   app       WristCore, wristcore
 //   services  ANCS
 //   GATT      ATT
-//   UI        Graphics
+//   UI        Graphics, Screens (what each screen of the watch shows)
 //   devices   Display, Input, Haptics
 //   loop      RunLoop
 //   HAL       HAL (protocols, no fds), LinuxHAL (the only fd/device code), C shims
@@ -26,6 +26,9 @@ let package = Package(
         .library(name: "Graphics", targets: ["Graphics"]),
         .library(name: "Display", targets: ["Display"]),
         .library(name: "Simulator", targets: ["Simulator"]),
+        .library(name: "Input", targets: ["Input"]),
+        .library(name: "Haptics", targets: ["Haptics"]),
+        .library(name: "Screens", targets: ["Screens"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -56,6 +59,7 @@ let package = Package(
         .target(name: "Input", dependencies: ["HAL", "RunLoop"]),
         .target(name: "Haptics", dependencies: ["HAL", "RunLoop"]),
         .target(name: "Graphics", dependencies: ["HAL"]),
+        .target(name: "Screens", dependencies: ["HAL", "Graphics", "ANCS"]),
 
         // MARK: GATT and services
         .target(name: "ATT", dependencies: ["HAL", "RunLoop"]),
@@ -72,7 +76,7 @@ let package = Package(
         .target(
             name: "WristCore",
             dependencies: [
-                "HAL", "LinuxHAL", "RunLoop", "Display", "Input", "Haptics", "Graphics",
+                "HAL", "LinuxHAL", "RunLoop", "Display", "Input", "Haptics", "Graphics", "Screens",
                 "ATT", "ANCS", "Simulator",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -89,6 +93,9 @@ let package = Package(
         .testTarget(name: "WristCoreTests", dependencies: ["WristCore", "HAL"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS", "HAL"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "RunLoop", "LinuxHAL", "HAL", "Simulator", "ANCS", "WristCore"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "RunLoop", "HAL"]),
+        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "RunLoop", "HAL"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "Simulator", "HAL"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "HAL"]),
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "Simulator", "LinuxHAL", "HAL"], exclude: ["Golden"]),

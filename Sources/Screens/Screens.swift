@@ -1,0 +1,1 @@
+// Screens: placeholder; see docs/architecture.md.

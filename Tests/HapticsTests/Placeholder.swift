@@ -1,0 +1,4 @@
+import Testing
+@testable import Haptics
+
+@Test func HapticsModuleBuilds() {}

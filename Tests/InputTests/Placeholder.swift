@@ -1,0 +1,4 @@
+import Testing
+@testable import Input
+
+@Test func InputModuleBuilds() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import Screens
+
+@Test func ScreensModuleBuilds() {}
