@@ -1,0 +1,4 @@
+import Testing
+@testable import WristCore
+
+@Test func bluetoothTestsBuild() {}
