@@ -1,1 +1,0 @@
-// Haptics: placeholder until its issue lands; see docs/architecture.md.

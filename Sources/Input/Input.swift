@@ -1,1 +1,0 @@
-// Input: placeholder until its issue lands; see docs/architecture.md.

@@ -1,1 +1,0 @@
-// Screens: placeholder; see docs/architecture.md.

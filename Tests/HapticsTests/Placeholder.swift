@@ -1,4 +1,0 @@
-import Testing
-@testable import Haptics
-
-@Test func HapticsModuleBuilds() {}

@@ -1,4 +1,0 @@
-import Testing
-@testable import Input
-
-@Test func InputModuleBuilds() {}
