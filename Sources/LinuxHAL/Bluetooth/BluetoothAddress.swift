@@ -1,0 +1,56 @@
+/// A 48-bit Bluetooth device address. `bytes` are in wire order
+/// (little-endian, least significant byte first, as in `bdaddr_t`);
+/// `description` prints the usual most-significant-first "AA:BB:CC:DD:EE:FF".
+public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
+    public var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
+
+    public init(wire b: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)) { bytes = b }
+
+    /// From six bytes in wire order.
+    public init?(wire array: some Collection<UInt8>) {
+        guard array.count == 6 else { return nil }
+        let a = Array(array)
+        bytes = (a[0], a[1], a[2], a[3], a[4], a[5])
+    }
+
+    /// Parses "AA:BB:CC:DD:EE:FF" (case-insensitive, ':' or '-').
+    public init?(_ text: String) {
+        let parts = text.split(whereSeparator: { $0 == ":" || $0 == "-" })
+        guard parts.count == 6 else { return nil }
+        var wire = [UInt8](repeating: 0, count: 6)
+        for (i, p) in parts.enumerated() {
+            guard p.count == 2, let v = UInt8(p, radix: 16) else { return nil }
+            wire[5 - i] = v
+        }
+        self.init(wire: wire)
+    }
+
+    public static let any = BluetoothAddress(wire: (0, 0, 0, 0, 0, 0))
+
+    public var wireBytes: [UInt8] { [bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5] }
+
+    public var description: String {
+        wireBytes.reversed().map { b in
+            let s = String(b, radix: 16, uppercase: true)
+            return s.count == 1 ? "0" + s : s
+        }.joined(separator: ":")
+    }
+
+    public static func == (a: Self, b: Self) -> Bool { a.wireBytes == b.wireBytes }
+    public func hash(into h: inout Hasher) { h.combine(wireBytes) }
+}
+
+/// The address type byte used by mgmt and `sockaddr_l2.l2_bdaddr_type`.
+public enum BluetoothAddressType: UInt8, Sendable, CustomStringConvertible {
+    case bredr = 0
+    case lePublic = 1
+    case leRandom = 2
+
+    public var description: String {
+        switch self {
+        case .bredr: "BR/EDR"
+        case .lePublic: "LE public"
+        case .leRandom: "LE random"
+        }
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import WristCore
-
-@Test func bluetoothTestsBuild() {}
