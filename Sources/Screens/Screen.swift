@@ -1,0 +1,101 @@
+import ANCS
+
+/// What one screen of the watch shows. The app decides which screen is up
+/// (navigation, calls, pairing); `ScreenRenderer` draws it.
+public enum Screen: Sendable, Equatable {
+    /// A big clock, the date, and the unread count.
+    case idleClock
+    /// No phone connected (advertising or Bluetooth off), with the watch's name.
+    case waitingForPhone
+    /// The notifications, newest first; `selected` indexes that order. The
+    /// renderer scrolls to keep it visible and clamps it to the list.
+    case list(selected: Int)
+    /// One notification: app name, date, then title, subtitle and message as
+    /// one scrolling body; `scroll` is the first body line shown (clamped,
+    /// see `ScreenRenderer.detailMaxScroll`).
+    case detail(NotificationUID, scroll: Int)
+    /// An incoming call: the caller (the notification's title) and the
+    /// phone's action labels over the buttons that perform them.
+    case incomingCall(NotificationUID)
+    /// Numeric-comparison pairing: six digits, zero-padded, and
+    /// "Confirm" / "Reject" over the positive / negative buttons.
+    case pairing(passkey: UInt32)
+    /// A short notice ("Pair again: forget the watch in the phone's
+    /// Bluetooth settings"), wrapped and centred under the status bar.
+    case message(String)
+}
+
+/// The Bluetooth state the status bar shows.
+public enum LinkIndicator: Sendable, Equatable {
+    /// Bluetooth off or unavailable.
+    case off
+    /// Advertising, waiting for the phone.
+    case advertising
+    /// Connected, link not encrypted yet.
+    case connected
+    /// Connected and encrypted (bonded): ANCS works.
+    case encrypted
+}
+
+/// A local wall-clock time: from the phone's Current Time Service when
+/// known, else the system clock. Fields are not validated; the renderer
+/// clamps what it prints.
+public struct WallClockTime: Sendable, Equatable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+    /// 1 Monday ... 7 Sunday; nil to compute it from the date.
+    public var weekday: Int?
+
+    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int = 0, weekday: Int? = nil) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.weekday = weekday
+    }
+}
+
+/// What the status bar (and the idle clock) shows.
+public struct StatusInfo: Sendable, Equatable {
+    /// nil: the time is unknown ("--:--").
+    public var time: WallClockTime?
+    public var link: LinkIndicator
+    /// Unread notifications (0 hides the count).
+    public var unread: Int
+
+    public init(time: WallClockTime?, link: LinkIndicator, unread: Int) {
+        self.time = time
+        self.link = link
+        self.unread = unread
+    }
+}
+
+/// A corner of the panel, as the user looks at it.
+public enum ButtonCorner: Sendable, Equatable, CaseIterable {
+    case topLeft, topRight, bottomLeft, bottomRight
+
+    var isTop: Bool { self == .topLeft || self == .topRight }
+    var isLeft: Bool { self == .topLeft || self == .bottomLeft }
+}
+
+/// Where the positive and negative buttons sit next to the panel, so that
+/// the labels of call and pairing screens are drawn over the buttons that
+/// perform them (from the board file).
+public struct ButtonPlacement: Sendable, Equatable {
+    public var positive: ButtonCorner
+    public var negative: ButtonCorner
+
+    public init(positive: ButtonCorner = .bottomRight, negative: ButtonCorner = .bottomLeft) {
+        self.positive = positive
+        self.negative = negative
+    }
+
+    /// Positive bottom right, negative bottom left.
+    public static let standard = ButtonPlacement()
+}

@@ -1,0 +1,47 @@
+import ANCS
+import Graphics
+
+extension ScreenRenderer {
+    static let incomingCallTitle: StaticString = "Incoming call"
+    static let answerFallback: StaticString = "Answer"
+    static let declineFallback: StaticString = "Decline"
+
+    /// An incoming call: "Incoming call", the caller (the title) as large as
+    /// fits, and the phone's own action labels ("Answer" / "Decline" when it
+    /// sent none) over the positive and negative buttons. No status bar.
+    func drawIncomingCall(_ n: ANCSNotification?, into fb: Framebuffer) {
+        var positive = n?.bytes(.positiveActionLabel) ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        var negative = n?.bytes(.negativeActionLabel) ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        if positive.isEmpty { positive = Self.answerFallback.rawBytes }
+        if negative.isEmpty { negative = Self.declineFallback.rawBytes }
+        let content = drawButtonLabels(positive: positive, negative: negative, into: fb)
+        let caller = n?.bytes(.title) ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let ic = CategoryIcons.incomingCall
+        var top = content.top
+        let room = content.bottom - content.top
+
+        if isCompact || room < 36 {
+            // One line: the handset and the caller (or "Incoming call").
+            let text = caller.isEmpty ? Self.incomingCallTitle.rawBytes : caller
+            let chain = room >= 16 ? fonts.body : fonts.small
+            let ascent = room >= 16 ? maxAscent(chain) : latinAscent(chain)
+            let lineHeight = room >= 16 ? 16 : 10
+            let y = top + max(0, (room - lineHeight) / 2)
+            icon(fb, ic, x: 1, y: y + (lineHeight - ic.height) / 2)
+            line(fb, text, chain, x: ic.width + 4, baseline: y + ascent, maxWidth: width - ic.width - 5)
+            return
+        }
+        // The heading with the handset, centred.
+        let headingWidth = ic.width + 3 + measure(Self.incomingCallTitle.rawBytes, fonts.small)
+        let hx = (width - headingWidth) / 2
+        icon(fb, ic, x: hx, y: top + 1)
+        line(fb, Self.incomingCallTitle, fonts.small, x: hx + ic.width + 3, baseline: top + 9, maxWidth: width)
+        top += 12
+        // The caller: up to two centred lines of the body font.
+        guard !caller.isEmpty else { return }
+        let area = content.bottom - top
+        noticeLayout.layout(caller, fonts: fonts.body, width: width - 4, maxLines: max(1, min(2, area / 16)))
+        let y = top + max(0, (area - noticeLayout.height()) / 2)
+        noticeLayout.draw(caller, fonts: fonts.body, into: fb, x: 2 + ox, y: y + oy, alignment: .center)
+    }
+}

@@ -1,0 +1,64 @@
+import Graphics
+
+extension ScreenRenderer {
+    /// The top bar: time on the left; unread count and Bluetooth state on
+    /// the right; a separator line under it (`statusBarHeight` rows).
+    func drawStatusBar(_ status: StatusInfo, into fb: Framebuffer) {
+        let baseline = 8
+        appendTime(status.time, to: scratch.clear())
+        line(fb, scratch.bytes, fonts.small, x: 1, baseline: baseline, maxWidth: 40)
+        var right = width - 1
+        right = drawLinkGlyph(status.link, rightEdge: right, top: 0, into: fb) - 4
+        drawUnread(status.unread, rightEdge: right, baseline: baseline, into: fb)
+        hline(fb, x0: 0, x1: width - 1, y: Self.statusBarHeight - 1)
+    }
+
+    /// "HH:MM", or "--:--" when the time is unknown.
+    func appendTime(_ time: WallClockTime?, to out: TextScratch) {
+        if let t = time {
+            out.append(decimal: min(max(t.hour, 0), 23), width: 2).append(":")
+                .append(decimal: min(max(t.minute, 0), 59), width: 2)
+        } else {
+            out.append("--:--")
+        }
+    }
+
+    /// The Bluetooth rune with what qualifies it (waves: advertising; a
+    /// padlock: encrypted; a cross: off; nothing: connected), right-aligned
+    /// at `rightEdge`, 9 rows from `top`. Returns its left edge.
+    @discardableResult
+    func drawLinkGlyph(_ link: LinkIndicator, rightEdge: Int, top: Int, into fb: Framebuffer) -> Int {
+        let rune = StatusIcons.bluetooth
+        let mark: Bitmap?
+        switch link {
+        case .off: mark = StatusIcons.cross
+        case .advertising: mark = StatusIcons.waves
+        case .connected: mark = nil
+        case .encrypted: mark = StatusIcons.lock
+        }
+        var x = rightEdge + 1
+        if let mark {
+            x -= mark.width
+            icon(fb, mark, x: x, y: top)
+            x -= 1
+        }
+        x -= rune.width
+        icon(fb, rune, x: x, y: top)
+        return x
+    }
+
+    /// An envelope and the unread count ("99+" above 99), right-aligned at
+    /// `rightEdge`; nothing when there is none. Returns the left edge.
+    @discardableResult
+    func drawUnread(_ unread: Int, rightEdge: Int, baseline: Int, into fb: Framebuffer) -> Int {
+        guard unread > 0 else { return rightEdge + 1 }
+        scratch.clear()
+        if unread > 99 { scratch.append("99+") } else { scratch.append(decimal: unread) }
+        let w = measure(scratch.bytes, fonts.small)
+        var x = rightEdge + 1 - w
+        line(fb, scratch.bytes, fonts.small, x: x, baseline: baseline, maxWidth: w)
+        x -= StatusIcons.unread.width + 2
+        icon(fb, StatusIcons.unread, x: x, y: baseline - 8)
+        return x
+    }
+}

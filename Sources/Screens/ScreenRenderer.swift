@@ -1,0 +1,214 @@
+import ANCS
+import Graphics
+
+/// Draws the watch's screens into a `Framebuffer`.
+///
+/// Everything it needs while drawing is allocated in `init`: the text
+/// layouts, the byte buffers numbers and dates are formatted into, the
+/// watch's name. Notification text is drawn straight from the consumer's
+/// storage (`UnsafeRawBufferPointer`), constant text from `StaticString`s,
+/// so `render` creates no String and no Array.
+///
+/// Panels: 128x64 shows the status bar on most screens; panels under 64
+/// rows (128x32) are *compact*: the list and the detail screen drop the
+/// status bar and show less (see docs/screens.md).
+///
+/// Not thread-safe: use it from the run loop's thread.
+public final class ScreenRenderer {
+    public let width: Int
+    public let height: Int
+    public let fonts: ScreenFonts
+    /// Where the positive / negative buttons are (labels follow them).
+    public var placement: ButtonPlacement
+    /// Panels under 64 rows show less on each screen.
+    public let isCompact: Bool
+
+    // Composed text (times, dates, counts, ages) and the watch's name.
+    let scratch = TextScratch(capacity: 48)
+    let nameBuffer = TextScratch(capacity: 48)
+    // Layouts: one line with an ellipsis; the detail body; wrapped notices.
+    let lineLayout = TextLayout(capacity: 2)
+    let titleLayout = TextLayout(capacity: 8)
+    let subtitleLayout = TextLayout(capacity: 4)
+    let messageLayout = TextLayout(capacity: 64)
+    let noticeLayout = TextLayout(capacity: 6)
+
+    /// The first list row shown; moves only when the selection leaves the window.
+    var listTop = 0
+    /// Drawing offset of the current frame (pixel shift against burn-in).
+    var ox = 0
+    var oy = 0
+
+    /// The large font's digits: their highest ink row is `digitInkTop`
+    /// above the baseline, their lowest `digitInkBottom` (see `GlyphInk`).
+    let digitInkTop: Int
+    let digitInkBottom: Int
+    let colonInk: (left: Int, right: Int)
+
+    /// Rows of the status bar, separator included.
+    static let statusBarHeight = 11
+
+    public init(width: Int, height: Int, fonts: ScreenFonts, placement: ButtonPlacement = .standard) {
+        precondition(width >= 64 && height >= 32, "ScreenRenderer: \(width)x\(height) is smaller than 64x32")
+        self.width = width
+        self.height = height
+        self.fonts = fonts
+        self.placement = placement
+        isCompact = height < 64
+        let large = fonts.large.primary
+        var top = Int.min, bottom = Int.max
+        for c in UInt8(ascii: "0")...UInt8(ascii: "9") {
+            if let g = large.glyph(for: UInt32(c)), let ink = GlyphInk(g, of: large) {
+                top = max(top, ink.top)
+                bottom = min(bottom, ink.bottom)
+            }
+        }
+        digitInkTop = top == Int.min ? large.ascent : top
+        digitInkBottom = bottom == Int.max ? 1 : bottom
+        if let g = large.glyph(for: UInt32(UInt8(ascii: ":"))), let ink = GlyphInk(g, of: large) {
+            colonInk = (ink.left, ink.right)
+        } else {
+            colonInk = (0, large.defaultAdvance - 1)
+        }
+        setWatchName("WristCore")
+    }
+
+    /// The name shown while waiting for the phone (what the phone lists in
+    /// Settings > Bluetooth). Copied into a fixed buffer (cut at 48 bytes).
+    public func setWatchName(_ name: String) {
+        nameBuffer.clear()
+        var copy = name
+        copy.withUTF8 { nameBuffer.append(UnsafeRawBufferPointer($0)) }
+    }
+
+    // MARK: rendering
+
+    /// Draws the whole screen. `shift` moves all content by a few pixels
+    /// (against OLED burn-in); content pushed past an edge is cut.
+    public func render(_ screen: Screen, status: StatusInfo, notifications: NotificationConsumer,
+                       into fb: Framebuffer, shift: (x: Int, y: Int) = (0, 0)) {
+        precondition(fb.width == width && fb.height == height,
+                     "ScreenRenderer is \(width)x\(height), the framebuffer \(fb.width)x\(fb.height)")
+        fb.resetClip()
+        fb.clear()
+        ox = shift.x
+        oy = shift.y
+        defer {
+            ox = 0
+            oy = 0
+            fb.resetClip()
+        }
+        switch screen {
+        case .idleClock:
+            drawIdleClock(status, into: fb)
+        case .waitingForPhone:
+            drawWaiting(status, into: fb)
+        case .list(let selected):
+            drawList(selected: selected, status: status, notifications: notifications, into: fb)
+        case .detail(let uid, let scroll):
+            if let n = notifications.notification(uid) {
+                drawDetail(n, scroll: scroll, status: status, into: fb)
+            } else {
+                drawNotice(Self.gone.rawBytes, status: status, into: fb)
+            }
+        case .incomingCall(let uid):
+            drawIncomingCall(notifications.notification(uid), into: fb)
+        case .pairing(let passkey):
+            drawPairing(passkey: passkey, into: fb)
+        case .message(let text):
+            var copy = text  // a native String: no copy is made
+            copy.withUTF8 { drawNotice(UnsafeRawBufferPointer($0), status: status, into: fb) }
+        }
+    }
+
+    static let gone: StaticString = "This notification is gone"
+
+    // MARK: drawing helpers (all offset by the frame's shift)
+
+    func fill(_ fb: Framebuffer, _ r: Rect, _ ink: Ink = .on) {
+        fb.fill(Rect(x: r.x + ox, y: r.y + oy, width: r.width, height: r.height), ink)
+    }
+
+    func stroke(_ fb: Framebuffer, _ r: Rect) {
+        fb.strokeRect(Rect(x: r.x + ox, y: r.y + oy, width: r.width, height: r.height))
+    }
+
+    func hline(_ fb: Framebuffer, x0: Int, x1: Int, y: Int, _ ink: Ink = .on) {
+        fb.hline(x0: x0 + ox, x1: x1 + ox, y: y + oy, ink)
+    }
+
+    func icon(_ fb: Framebuffer, _ b: Bitmap, x: Int, y: Int, ink: Ink = .on) {
+        fb.draw(b, x: x + ox, y: y + oy, ink: ink)
+    }
+
+    /// Runs `body` with the clip narrowed to `r` (offset by the shift).
+    func clipped(_ fb: Framebuffer, _ r: Rect, _ body: () -> Void) {
+        fb.withClip(Rect(x: r.x + ox, y: r.y + oy, width: r.width, height: r.height), body)
+    }
+
+    /// One line of text with its baseline at `baseline`, cut with an
+    /// ellipsis to `maxWidth`, aligned inside `[x, x + maxWidth)`.
+    /// Returns the width drawn.
+    @discardableResult
+    func line(_ fb: Framebuffer, _ text: UnsafeRawBufferPointer, _ chain: FontChain, x: Int, baseline: Int,
+              maxWidth: Int, alignment: TextAlignment = .leading, ink: Ink = .on) -> Int {
+        if text.isEmpty || maxWidth <= 0 { return 0 }
+        lineLayout.layout(text, fonts: chain, width: maxWidth, maxLines: 1)
+        lineLayout.draw(text, fonts: chain, into: fb, x: x + ox, y: baseline - lineLayout.ascent + oy,
+                        alignment: alignment, ink: ink)
+        return lineLayout.lineCount > 0 ? min(maxWidth, lineLayout.widestLine) : 0
+    }
+
+    func line(_ fb: Framebuffer, _ text: StaticString, _ chain: FontChain, x: Int, baseline: Int,
+              maxWidth: Int, alignment: TextAlignment = .leading, ink: Ink = .on) {
+        line(fb, text.rawBytes, chain, x: x, baseline: baseline, maxWidth: maxWidth, alignment: alignment, ink: ink)
+    }
+
+    /// Width of one line of text.
+    func measure(_ text: UnsafeRawBufferPointer, _ chain: FontChain) -> Int {
+        TextLayout.measure(text, fonts: chain)
+    }
+
+    /// Pixels from the top of a line of `chain` to its baseline when any of
+    /// its fonts may be used (so lines with and without CJK share a baseline).
+    func maxAscent(_ chain: FontChain) -> Int {
+        var a = 0
+        for f in chain.fonts { a = max(a, f.ascent) }
+        return a
+    }
+
+    /// The ascent of the chain's first (Latin) font.
+    func latinAscent(_ chain: FontChain) -> Int { chain.primary.ascent }
+}
+
+/// The inked box of a glyph, in font pixels: `left`...`right` are columns
+/// from the pen (inclusive); the highest inked row is at `baseline - top`
+/// and the lowest at `baseline - bottom` (ink height `top - bottom + 1`).
+struct GlyphInk {
+    var left: Int
+    var right: Int
+    var top: Int
+    var bottom: Int
+
+    init?(_ g: Glyph, of font: BitmapFont) {
+        let area = font.bitmapArea
+        var l = Int.max, r = Int.min, t = Int.min, b = Int.max
+        for row in 0..<g.height {
+            for col in 0..<g.width {
+                let bit = row * g.width + col
+                if area[g.bitmapOffset + (bit >> 3)] & (0x80 >> UInt8(bit & 7)) != 0 {
+                    l = min(l, col + g.xOffset)
+                    r = max(r, col + g.xOffset)
+                    let above = g.yOffset + g.height - row  // this row is at baseline - above
+                    t = max(t, above)
+                    b = min(b, above)
+                }
+            }
+        }
+        if l == Int.max { return nil }
+        left = l
+        right = r
+        top = t
+        bottom = b
+    }
+}

@@ -1,0 +1,69 @@
+import Graphics
+
+/// The status bar's small glyphs (9 rows, to sit on the 6x10 font's line).
+enum StatusIcons {
+    /// The Bluetooth rune.
+    static let bluetooth = Bitmap(rows: [
+        "..#..",
+        "..##.",
+        "#.#.#",
+        ".###.",
+        "..#..",
+        ".###.",
+        "#.#.#",
+        "..##.",
+        "..#..",
+    ])
+
+    /// Radio waves beside the rune: advertising.
+    static let waves = Bitmap(rows: [
+        ".#..",
+        "..#.",
+        "#..#",
+        ".#.#",
+        ".#.#",
+        ".#.#",
+        "#..#",
+        "..#.",
+        ".#..",
+    ])
+
+    /// A padlock beside the rune: encrypted (bonded) link.
+    static let lock = Bitmap(rows: [
+        ".....",
+        ".###.",
+        "#...#",
+        "#...#",
+        "#####",
+        "##.##",
+        "##.##",
+        "#####",
+        ".....",
+    ])
+
+    /// A cross beside the rune: Bluetooth off.
+    static let cross = Bitmap(rows: [
+        ".....",
+        ".....",
+        "#...#",
+        ".#.#.",
+        "..#..",
+        ".#.#.",
+        "#...#",
+        ".....",
+        ".....",
+    ])
+
+    /// An envelope before the unread count.
+    static let unread = Bitmap(rows: [
+        ".......",
+        ".......",
+        "#######",
+        "##...##",
+        "#.#.#.#",
+        "#..#..#",
+        "#.....#",
+        "#######",
+        ".......",
+    ])
+}
