@@ -39,21 +39,27 @@ typedef struct wc_gpio_request {
 
 // MARK: chips
 
+// Where v2 looks for chips by name and label. A macro only so the v2 seam
+// test (Tests/CGPIOD-v2) can point it at a directory of fake chips.
+#ifndef WC_GPIO_DEV_DIR
+#define WC_GPIO_DEV_DIR "/dev"
+#endif
+
 #if WC_GPIOD_API_VERSION == 2
 static inline struct gpiod_chip *wc_gpio_v2_open_matching(const char *descr) {
     // v2 only opens by path: try the path, then /dev/<name>, then every chip's label.
     char path[288];
     struct gpiod_chip *chip = NULL;
     if (descr[0] == '/') return gpiod_chip_open(descr);
-    snprintf(path, sizeof path, "/dev/%s", descr);
+    snprintf(path, sizeof path, WC_GPIO_DEV_DIR "/%s", descr);
     chip = gpiod_chip_open(path);
     if (chip) return chip;
-    DIR *dir = opendir("/dev");
+    DIR *dir = opendir(WC_GPIO_DEV_DIR);
     if (!dir) return NULL;
     struct dirent *entry;
     while ((entry = readdir(dir)) != NULL) {
         if (strncmp(entry->d_name, "gpiochip", 8) != 0) continue;
-        snprintf(path, sizeof path, "/dev/%s", entry->d_name);
+        snprintf(path, sizeof path, WC_GPIO_DEV_DIR "/%s", entry->d_name);
         chip = gpiod_chip_open(path);
         if (!chip) continue;
         struct gpiod_chip_info *info = gpiod_chip_get_info(chip);
@@ -266,6 +272,21 @@ static inline int wc_gpio_request_set_value(wc_gpio_request *r, int value) {
     return gpiod_line_set_value(r->line, value ? 1 : 0);
 #else
     return gpiod_line_request_set_value(r->request, r->offset, value ? GPIOD_LINE_VALUE_ACTIVE : GPIOD_LINE_VALUE_INACTIVE);
+#endif
+}
+
+/// The debounce period (µs) the kernel applies to a requested line: what v2
+/// reports for it, 0 when none or with v1 (which has no kernel debounce).
+static inline unsigned long wc_gpio_request_debounce_us(struct gpiod_chip *chip, wc_gpio_request *r) {
+#if WC_GPIOD_API_VERSION == 1
+    (void)chip; (void)r;
+    return 0;
+#else
+    struct gpiod_line_info *info = gpiod_chip_get_line_info(chip, r->offset);
+    if (!info) return 0;
+    unsigned long us = gpiod_line_info_get_debounce_period_us(info);
+    gpiod_line_info_free(info);
+    return us;
 #endif
 }
 
