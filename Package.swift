@@ -90,7 +90,13 @@ let package = Package(
 
         // MARK: tests
         .testTarget(name: "RunLoopTests", dependencies: ["RunLoop", "LinuxHAL", "HAL"]),
-        .testTarget(name: "WristCoreTests", dependencies: ["WristCore", "HAL"]),
+        .testTarget(
+            name: "WristCoreTests",
+            dependencies: [
+                "WristCore", "HAL", "LinuxHAL", "RunLoop", "Simulator", "ANCS", "ATT", "Screens", "Input", "Haptics",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["EndToEnd/Golden"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS", "HAL"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "RunLoop", "LinuxHAL", "HAL", "Simulator", "ANCS", "WristCore"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "RunLoop", "HAL"]),

@@ -13,7 +13,14 @@ struct RunCommand: ParsableCommand {
 
             Examples:
               wristcore run --board Boards/rpi-zero2w.json
-              wristcore run --board sim            # simulated hardware, no devices opened
+              wristcore run --board sim            # simulated hardware and a built-in simulated iPhone
+              wristcore run --board sim --phone unix:/tmp/phone.sock --harness unix:/tmp/harness.sock
+
+            On the simulated board, --phone listens on a Unix SOCK_SEQPACKET socket: each \
+            connection is one BLE link carrying raw ATT PDUs, so any program can play the \
+            iPhone. --harness serves a line protocol (press / hold / release a button, the \
+            motor's on/off events, a PBM or PNG snapshot of the screen, the notification \
+            store as JSON). Both are described with examples in docs/harness.md.
 
             Board files are described in docs/boards.md. A board file with problems is \
             reported field by field and the exit code is 2.
@@ -28,16 +35,35 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Stop after this many seconds (for scripted runs).", valueName: "seconds"))
     var duration: Double?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Simulated board only: listen for phone links (raw ATT over SOCK_SEQPACKET) at unix:PATH.", valueName: "unix:path"))
+    var phone: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Serve the harness line protocol (buttons, motor, screen, store) at unix:PATH.", valueName: "unix:path"))
+    var harness: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
+        for (flag, value) in [("--phone", phone), ("--harness", harness)] {
+            if let value, !value.hasPrefix("unix:") || value.count <= 5 {
+                throw ValidationError("\(flag) takes unix:PATH, for example \(flag) unix:/tmp/wristcore\(flag.dropFirst(1)).sock")
+            }
+        }
     }
 
     func run() throws {
         global.bootstrapLogging()
         let loaded = try BoardLoader.load(argument: board)
-        try WatchDaemon(board: loaded, logger: Logger(label: "wristcore"), duration: duration).run()
+        var options = WatchDaemon.Options()
+        options.duration = duration.map { .milliseconds(Int64($0 * 1000)) }
+        options.phoneEndpoint = phone
+        options.harnessEndpoint = harness
+        try WatchDaemon(board: loaded, logger: Logger(label: "wristcore"), options: options).run()
     }
 }
 

@@ -59,6 +59,10 @@ public final class SimulatedPhone {
     public init(channel: PacketChannel, loop: EventLoop, security: LinkSecurityControl? = nil, configuration: Configuration = Configuration()) {
         var bearerConfig = ATTBearer.Configuration()
         bearerConfig.localMTU = configuration.mtu
+        // A phone queues what the link cannot take yet (an iPhone sends a
+        // burst of notifications over several connection events); the watch
+        // side keeps its small bounded backlog.
+        bearerConfig.backlogCapacity = 1024
         self.loop = loop
         self.security = security
         self.configuration = configuration

@@ -1,0 +1,22 @@
+import Screens
+
+/// How the watch behaves, beyond the wiring: display power, burn-in
+/// protection, and what the buttons' gestures mean. Defaults suit a wrist;
+/// tests shorten them.
+public struct WatchSettings: Sendable {
+    /// Dim the display after this long without a button press or an alert.
+    public var dimAfter: Duration = .seconds(15)
+    /// Switch the display off after this long (counted from the last activity).
+    public var offAfter: Duration = .seconds(30)
+    /// Contrast when dimmed (0...255); the board's contrast otherwise.
+    public var dimContrast: UInt8 = 0x08
+    /// Move static content by a pixel this often (OLED burn-in protection).
+    public var pixelShiftInterval: Duration = .seconds(180)
+    /// How long a pairing request waits for a button before it is rejected.
+    public var pairingTimeout: Duration = .seconds(30)
+    /// Where the time comes from while the phone has not sent its own (the
+    /// system clock in the local time zone; tests pin it).
+    public var systemClock: @Sendable () -> WallClockTime = { WallClock.system() }
+
+    public init() {}
+}
