@@ -21,7 +21,7 @@ struct DecodeCommand: ParsableCommand {
               wristcore decode --as data-source --request "00 43 00 00 00 01 40 00" \\
                   --fragment "00 43 00 00 00 01 03 00 4d" --fragment "6f 6d"
               wristcore decode --as att 1b 0e 00 00 01 00 01 43 00 00 00
-              wristcore decode --pdu "08 01 00 ff ff 03 28" --pdu "09 07 0d 00 10 0e 00 bd 1d"
+              wristcore decode --pdu "08 01 00 ff ff 03 28" --pdu "09 07 0d 00 10 0e 00 2b 2a"
               sudo btmon -w watch.btsnoop        # on the watch, while it runs
               wristcore decode --btsnoop watch.btsnoop
               wristcore decode --btsnoop iphone.pklg --captured-on phone --json
