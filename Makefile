@@ -44,3 +44,14 @@ fuzz: deps
 
 clean:
 	rm -rf .build Benchmarks/.build
+
+# The libgpiod v2 branch of Sources/CGPIOD/shim.h, unit-tested through its seam:
+# compiled against a fake v2 <gpiod.h> and a simulated chip (Tests/CGPIOD-v2),
+# since Debian 12 ships libgpiod 1.6 and the package build only uses v1 there.
+.PHONY: gpiod-v2-check
+GPIOD_V2_CC ?= gcc
+gpiod-v2-check:
+	@mkdir -p .build
+	$(GPIOD_V2_CC) -std=gnu11 -Wall -Wextra -Werror -I Tests/CGPIOD-v2/fake -I Sources/CGPIOD \
+		-o .build/gpiod-v2-check Tests/CGPIOD-v2/shim_v2_test.c Tests/CGPIOD-v2/fake/fake_gpiod.c
+	./.build/gpiod-v2-check

@@ -20,13 +20,13 @@ public enum CategoryIcons {
         "...###...",
     ])
 
-    /// A handset with waves: someone is calling.
+    /// A handset with an arrow coming in: someone is calling.
     public static let incomingCall = Bitmap(rows: [
-        "##....#..",
-        "###....#.",
-        "###..#..#",
-        ".##...#.#",
-        "..##....#",
+        "##......#",
+        "###..#.#.",
+        "###..##..",
+        ".##..###.",
+        "..##.....",
         "...##....",
         "....###..",
         ".....####",
@@ -140,14 +140,14 @@ public enum CategoryIcons {
     /// A map pin.
     public static let location = Bitmap(rows: [
         "..#####..",
-        ".#######.",
-        "###...###",
-        "###...###",
-        ".#######.",
-        "..#####..",
+        ".##...##.",
+        "##..#..##",
+        "##.###.##",
+        "##..#..##",
+        ".##...##.",
+        "..##.##..",
         "...###...",
         "....#....",
-        ".........",
     ])
 
     /// Two beamed notes: music, video, games.

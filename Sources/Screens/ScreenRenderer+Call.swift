@@ -37,9 +37,15 @@ extension ScreenRenderer {
         icon(fb, ic, x: hx, y: top + 1)
         line(fb, Self.incomingCallTitle, fonts.small, x: hx + ic.width + 3, baseline: top + 9, maxWidth: width)
         top += 12
-        // The caller: up to two centred lines of the body font.
+        // The caller: one line of the large font when it fits, else up to two
+        // centred lines of the body font.
         guard !caller.isEmpty else { return }
         let area = content.bottom - top
+        if measure(caller, fonts.large) <= width - 2 && area >= 20 {
+            let baseline = top + (area - 20) / 2 + maxAscent(fonts.large)
+            line(fb, caller, fonts.large, x: 0, baseline: baseline, maxWidth: width, alignment: .center)
+            return
+        }
         noticeLayout.layout(caller, fonts: fonts.body, width: width - 4, maxLines: max(1, min(2, area / 16)))
         let y = top + max(0, (area - noticeLayout.height()) / 2)
         noticeLayout.draw(caller, fonts: fonts.body, into: fb, x: 2 + ox, y: y + oy, alignment: .center)

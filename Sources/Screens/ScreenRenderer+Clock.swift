@@ -13,15 +13,17 @@ extension ScreenRenderer {
             // the state glyphs stack on the right.
             let inkY = (height - inkHeight) / 2
             drawBig(scratch.bytes, x: 1, inkTop: inkY, scale: scale, into: fb)
-            let column = timeWidth + 6
-            let columnWidth = width - column
+            // The column right of the time: weekday, then day and Bluetooth
+            // state, then the unread count.
+            let column = timeWidth + 4
             if let t = status.time {
                 scratch.clear()
                 CivilTime.appendWeekday(CivilTime.weekday(t), to: scratch)
-                scratch.append(" ").append(decimal: t.day)
-                line(fb, scratch.bytes, fonts.small, x: column, baseline: 8, maxWidth: columnWidth, alignment: .center)
+                line(fb, scratch.bytes, fonts.small, x: column, baseline: 8, maxWidth: width - column)
+                scratch.clear().append(decimal: t.day)
+                line(fb, scratch.bytes, fonts.small, x: column, baseline: 19, maxWidth: width - column)
             }
-            drawLinkGlyph(status.link, rightEdge: width - 1, top: 12, into: fb)
+            drawLinkGlyph(status.link, rightEdge: width - 1, top: 11, into: fb)
             drawUnread(status.unread, rightEdge: width - 1, baseline: 30, into: fb)
             return
         }

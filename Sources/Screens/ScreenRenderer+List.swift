@@ -23,7 +23,9 @@ extension ScreenRenderer {
     /// The list, newest first, the selected row inverted, a scroll bar on
     /// the right when there are more rows than fit.
     func drawList(selected: Int, status: StatusInfo, notifications: NotificationConsumer, into fb: Framebuffer) {
-        let top = isCompact ? 0 : Self.statusBarHeight
+        // 128x64: one blank row under the status bar keeps an inverted first
+        // row apart from the separator.
+        let top = isCompact ? 0 : Self.statusBarHeight + 1
         if !isCompact { drawStatusBar(status, into: fb) }
         let count = notifications.notificationCount
         guard count > 0 else {
@@ -82,8 +84,9 @@ extension ScreenRenderer {
         line(fb, scratch.bytes, fonts.small, x: ageX, baseline: y + 9, maxWidth: ageWidth)
         let nameWidth = (ageWidth > 0 ? ageX - 4 : rowWidth - 1) - textX
         line(fb, appLabel(n), fonts.small, x: textX, baseline: y + 9, maxWidth: nameWidth)
+        // The title takes the whole width: on a watch, characters beat alignment.
         let titleBaseline = y + 10 + maxAscent(fonts.body)
-        line(fb, n.bytes(.title), fonts.body, x: textX, baseline: titleBaseline, maxWidth: rowWidth - 1 - textX)
+        line(fb, n.bytes(.title), fonts.body, x: 2, baseline: titleBaseline, maxWidth: rowWidth - 3)
     }
 
     /// The app's display name once fetched, else its identifier.

@@ -98,4 +98,40 @@ public final class BluetoothManagementSocket: PacketChannel {
     public func close() {
         if let d = fd.take() { d.close() }
     }
+
+    /// For command-line tools without a run loop (`wristcore doctor`,
+    /// `wristcore forget`): sends `command` and waits up to `timeout` for its
+    /// Command Complete / Command Status, skipping other events. Returns the
+    /// status byte and return parameters.
+    public func query(_ command: some ManagementCommand, index: UInt16, timeout: Duration = .seconds(2)) throws(HALError) -> (status: UInt8, parameters: [UInt8]) {
+        let what = "\(command.opcode) on hci\(index)"
+        guard try send(command, index: index) == .sent else { throw Errno(EAGAIN).halError(what) }
+        let deadline = SystemMonotonicClock.read().advanced(by: timeout)
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while true {
+            let now = SystemMonotonicClock.read()
+            guard now < deadline else { throw Errno(ETIMEDOUT).halError(what, hint: "the kernel did not answer; check 'dmesg' for Bluetooth errors") }
+            let left = deadline.duration(since: now)
+            var p = pollfd(fd: pollDescriptor, events: Int16(POLLIN), revents: 0)
+            let ms = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            if poll(&p, 1, ms) < 0 && Errno.current != .interrupted { throw Errno.current.halError(what) }
+            while true {
+                var result: Result<PacketReceiveResult, HALError> = .success(.wouldBlock)
+                buffer.withUnsafeMutableBytes { b in
+                    do throws(HALError) { result = .success(try receive(into: b)) } catch { result = .failure(error) }
+                }
+                guard case .packet(let n) = try result.get() else { break }
+                let answer: (UInt8, [UInt8])? = buffer.withUnsafeBytes { b in
+                    guard let (_, i, event) = ManagementEvent.decode(packet: UnsafeRawBufferPointer(rebasing: b[0..<n])).map({ (0, $0.index, $0.event) }),
+                          i == index else { return nil }
+                    switch event {
+                    case .commandComplete(let op, let status, let params) where op == command.opcode.rawValue: return (status, params)
+                    case .commandStatus(let op, let status) where op == command.opcode.rawValue: return (status, [])
+                    default: return nil
+                    }
+                }
+                if let answer { return answer }
+            }
+        }
+    }
 }

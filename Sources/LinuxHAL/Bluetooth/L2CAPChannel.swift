@@ -39,6 +39,9 @@ public final class L2CAPChannel: PacketChannel, LinkSecurityControl {
     private var lastLevel: LinkSecurityLevel = .none
 
     public var securityChangeHandler: ((LinkSecurityLevel) -> Void)?
+    /// A second observer of level changes (the Bluetooth peripheral's state),
+    /// so the ATT bearer can keep `securityChangeHandler`.
+    public var securityObserver: ((LinkSecurityLevel) -> Void)?
     /// Called when a request went to the kernel and completes later: start
     /// watching `securityWatchDescriptor` for writability.
     public var securityRequestStarted: (() -> Void)?
@@ -93,7 +96,7 @@ public final class L2CAPChannel: PacketChannel, LinkSecurityControl {
             // already secure enough (or gone). Report what it is now.
             let now = securityLevel
             if e.rawValue == EINVAL && now >= level {
-                securityChangeHandler?(now)
+                report(now)
                 return
             }
             throw e.halError("raise the link's security to \(level) (BT_SECURITY)")
@@ -122,7 +125,7 @@ public final class L2CAPChannel: PacketChannel, LinkSecurityControl {
         guard link.isOpen, poll(&p, 1, 0) > 0 else { return false }
         if p.revents & Int16(POLLOUT | POLLHUP | POLLERR) == 0 { return false }
         pendingSecurity = nil
-        securityChangeHandler?(securityLevel)
+        report(securityLevel)
         return true
     }
 
@@ -131,7 +134,12 @@ public final class L2CAPChannel: PacketChannel, LinkSecurityControl {
     public func securityRequestFailed() {
         guard pendingSecurity != nil else { return }
         pendingSecurity = nil
-        securityChangeHandler?(securityLevel)
+        report(securityLevel)
+    }
+
+    private func report(_ level: LinkSecurityLevel) {
+        securityObserver?(level)
+        securityChangeHandler?(level)
     }
 
     private func readLevel() throws(HALError) -> LinkSecurityLevel {

@@ -236,15 +236,15 @@ public enum ANCSDecoding {
         }
 
         let assembler = DataSourceAssembler(configuration: assemblerConfiguration(for: list))
-        do {
-            if let uid {
-                try assembler.expectNotificationAttributes(uid: uid, attributes: list, tag: 1)
-            } else {
-                try appID.withUnsafeBytes { b throws(DataSourceAssembler.ExpectError) in try assembler.expectAppAttributes(appIdentifier: b, attributes: list, tag: 1) }
+        var expectError: DataSourceAssembler.ExpectError?
+        if let uid {
+            do { try assembler.expectNotificationAttributes(uid: uid, attributes: list, tag: 1) } catch { expectError = error }
+        } else {
+            appID.withUnsafeBytes { b in
+                do throws(DataSourceAssembler.ExpectError) { try assembler.expectAppAttributes(appIdentifier: b, attributes: list, tag: 1) } catch { expectError = error }
             }
-        } catch {
-            throw .at(1, "cannot track this request: \(error)")
         }
+        if let expectError { throw .at(1, "cannot track this request: \(expectError)") }
         var result: [ResponseAttribute]?
         var failure: DataSourceError?
         for fragment in fragments {

@@ -122,10 +122,11 @@ public enum ATTDecoding {
         var summary = opcodeName(raw)
         var fields = [DecodeField("opcode", .int(raw)), DecodeField("opcode_name", .string(opcodeName(raw)))]
 
-        func handleValue(_ handle: UInt16, _ value: UnsafeRawBufferPointer) {
+        func handleValue(_ handle: UInt16, _ value: UnsafeRawBufferPointer, offset: UInt16? = nil) {
             let v = Array(value)
-            summary += " \(handleText(handle, map)): \(valueText(v))"
+            summary += " \(handleText(handle, map))\(offset.map { " offset \($0)" } ?? ""): \(valueText(v))"
             fields += handleFields(handle, map)
+            if let offset { fields.append(DecodeField("offset", .int(offset))) }
             fields.append(DecodeField("value_hex", .hex(v)))
             if case .cccd = map.role(of: handle), let meaning = cccdMeaning(v) {
                 summary += " (\(meaning))"
@@ -180,7 +181,7 @@ public enum ATTDecoding {
             let type = BluetoothUUID(r.type)
             let v = Array(r.value)
             summary += ": \(GATTNames.describe(type)) = "
-            fields += uuidFields("type", type)
+            fields += uuidFields("attribute_type", type)
             if (type == .primaryService || type == .secondaryService), let u = BluetoothUUID(littleEndian: v) {
                 summary += GATTNames.describe(u)
                 fields += uuidFields("uuid", u)
@@ -202,7 +203,7 @@ public enum ATTDecoding {
         case .readByTypeRequest(let r):
             range(r.range)
             summary += ": \(GATTNames.describe(r.type))"
-            fields += uuidFields("type", r.type)
+            fields += uuidFields("attribute_type", r.type)
         case .readByTypeResponse(let r):
             let declarations = context.request.map { $0.type == .characteristic }
                 ?? (r.elementLength == 7 || r.elementLength == 21)
@@ -247,7 +248,7 @@ public enum ATTDecoding {
         case .readByGroupTypeRequest(let r):
             range(r.range)
             summary += ": \(GATTNames.describe(r.type))"
-            fields += uuidFields("type", r.type)
+            fields += uuidFields("attribute_type", r.type)
         case .readByGroupTypeResponse(let r):
             var items: [String] = []
             var json: [DecodeValue] = []
@@ -282,13 +283,9 @@ public enum ATTDecoding {
                 fields += handleFields(h, map)
             }
         case .prepareWriteRequest(let p):
-            summary += " offset \(p.offset)"
-            handleValue(p.handle, p.value)
-            fields.append(DecodeField("offset", .int(p.offset)))
+            handleValue(p.handle, p.value, offset: p.offset)
         case .prepareWriteResponse(let p):
-            summary += " offset \(p.offset)"
-            handleValue(p.handle, p.value)
-            fields.append(DecodeField("offset", .int(p.offset)))
+            handleValue(p.handle, p.value, offset: p.offset)
         case .executeWriteRequest(let e):
             summary += e.flags == .writeAll ? ": write all" : ": cancel all"
             fields.append(DecodeField("flags", .int(e.flags.rawValue)))

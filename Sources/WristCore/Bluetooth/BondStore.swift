@@ -1,0 +1,243 @@
+import HAL
+import LinuxHAL
+
+/// The watch's bonds: the long-term keys and identity resolving keys the
+/// kernel hands out after pairing (New Long Term Key / New IRK), plus the
+/// watch's own IRK for LE privacy. Loaded at start-up and given back to the
+/// kernel (Load Long Term Keys / Load IRKs), so a bonded iPhone reconnects
+/// after a reboot without pairing again.
+///
+/// One text file (`bonds`, mode 0600) in the state directory, rewritten
+/// atomically on every change (`AtomicFile`: temp file, fsync, rename, fsync
+/// of the directory), so a crash or power loss leaves either the old or the
+/// new complete version. The last line counts the records, so a file that is
+/// somehow incomplete is detected; such a file is moved aside to
+/// `bonds.corrupt` and the store starts empty (the phone pairs again).
+public final class BondStore {
+    public static let defaultDirectory = "/var/lib/wristcore"
+    public static let fileName = "bonds"
+
+    public enum LoadOutcome: Equatable, Sendable {
+        case loaded(bonds: Int)
+        case missing
+        /// The file could not be parsed; it was moved to `bonds.corrupt`.
+        case corrupt(reason: String)
+    }
+
+    /// What the file holds.
+    public struct Contents: Equatable, Sendable {
+        public var localIRK: [UInt8]?
+        public var longTermKeys: [LongTermKey] = []
+        public var irks: [IdentityResolvingKey] = []
+        public init(localIRK: [UInt8]? = nil, longTermKeys: [LongTermKey] = [], irks: [IdentityResolvingKey] = []) {
+            self.localIRK = localIRK
+            self.longTermKeys = longTermKeys
+            self.irks = irks
+        }
+    }
+
+    public let directory: String
+    public var path: String { directory + "/" + Self.fileName }
+    public private(set) var contents = Contents()
+
+    public var longTermKeys: [LongTermKey] { contents.longTermKeys }
+    public var irks: [IdentityResolvingKey] { contents.irks }
+    public var localIRK: [UInt8]? { contents.localIRK }
+
+    public init(directory: String = BondStore.defaultDirectory) {
+        self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+    }
+
+    /// The bonded peers (identity address and type), in file order.
+    public var bondedPeers: [(address: BluetoothAddress, type: BluetoothAddressType)] {
+        var seen: [BluetoothAddress] = []
+        var out: [(BluetoothAddress, BluetoothAddressType)] = []
+        for k in contents.longTermKeys where !seen.contains(k.address) {
+            seen.append(k.address)
+            out.append((k.address, k.addressType))
+        }
+        return out
+    }
+
+    public func isBonded(_ address: BluetoothAddress) -> Bool {
+        contents.longTermKeys.contains { $0.address == address }
+    }
+
+    /// Reads the file (a missing file is an empty store).
+    @discardableResult
+    public func load() throws(HALError) -> LoadOutcome {
+        guard let bytes = try AtomicFile.read(path) else {
+            contents = Contents()
+            return .missing
+        }
+        switch Self.decode(bytes) {
+        case .success(let c):
+            contents = c
+            return .loaded(bonds: bondedPeers.count)
+        case .failure(let reason):
+            contents = Contents()
+            try AtomicFile.move(path, to: path + ".corrupt")
+            return .corrupt(reason: reason.message)
+        }
+    }
+
+    /// Stores a long-term key, replacing the one for the same peer and role.
+    public func store(_ key: LongTermKey) throws(HALError) {
+        var c = contents
+        c.longTermKeys.removeAll { $0.address == key.address && $0.addressType == key.addressType && $0.central == key.central }
+        c.longTermKeys.append(key)
+        try save(c)
+    }
+
+    /// Stores a peer's IRK, replacing an older one for the same identity.
+    public func store(_ irk: IdentityResolvingKey) throws(HALError) {
+        var c = contents
+        c.irks.removeAll { $0.address == irk.address && $0.addressType == irk.addressType }
+        c.irks.append(irk)
+        try save(c)
+    }
+
+    /// The watch's own IRK, made (random) and stored on first use.
+    public func ensureLocalIRK() throws(HALError) -> [UInt8] {
+        if let irk = contents.localIRK { return irk }
+        var generator = SystemRandomNumberGenerator()  // getrandom(2)
+        let irk = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var c = contents
+        c.localIRK = irk
+        try save(c)
+        return irk
+    }
+
+    /// Forgets everything about `address`; returns whether it was bonded.
+    @discardableResult
+    public func remove(_ address: BluetoothAddress) throws(HALError) -> Bool {
+        var c = contents
+        let before = c.longTermKeys.count + c.irks.count
+        c.longTermKeys.removeAll { $0.address == address }
+        c.irks.removeAll { $0.address == address }
+        guard c.longTermKeys.count + c.irks.count != before else { return false }
+        try save(c)
+        return true
+    }
+
+    /// Forgets every peer (the watch keeps its own IRK); returns who was forgotten.
+    @discardableResult
+    public func removeAll() throws(HALError) -> [BluetoothAddress] {
+        let peers = Set(contents.longTermKeys.map(\.address)).union(contents.irks.map(\.address))
+        var c = contents
+        c.longTermKeys = []
+        c.irks = []
+        try save(c)
+        return bondedPeersSorted(peers)
+    }
+
+    private func bondedPeersSorted(_ s: Set<BluetoothAddress>) -> [BluetoothAddress] {
+        s.sorted { $0.description < $1.description }
+    }
+
+    private func save(_ c: Contents) throws(HALError) {
+        try AtomicFile.ensureDirectory(directory)
+        try AtomicFile.write(path, Self.encode(c), mode: 0o600)
+        contents = c
+    }
+
+    // MARK: - file format (pure)
+
+    static let magic = "wristcore-bonds 1"
+
+    public struct FormatError: Error, Equatable {
+        public var message: String
+    }
+
+    /// Text, one record a line:
+    /// ```
+    /// wristcore-bonds 1
+    /// local-irk <32 hex>
+    /// ltk <address> <address type> <key type> <central 0|1> <enc size> <ediv> <rand> <32 hex>
+    /// irk <address> <address type> <32 hex>
+    /// end <number of records above>
+    /// ```
+    public static func encode(_ c: Contents) -> [UInt8] {
+        var lines = ["# WristCore Bluetooth bonds (keys: keep private). 'wristcore forget' removes them.", magic]
+        if let irk = c.localIRK { lines.append("local-irk \(hex(irk))") }
+        for k in c.longTermKeys {
+            lines.append("ltk \(k.address) \(k.addressType.rawValue) \(k.keyType) \(k.central ? 1 : 0) \(k.encryptionSize) \(k.ediv) \(k.rand) \(hex(k.value))")
+        }
+        for k in c.irks { lines.append("irk \(k.address) \(k.addressType.rawValue) \(hex(k.value))") }
+        let count = (c.localIRK == nil ? 0 : 1) + c.longTermKeys.count + c.irks.count
+        lines.append("end \(count)")
+        return Array((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    public static func decode(_ bytes: [UInt8]) -> Result<Contents, FormatError> {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(FormatError(message: "not UTF-8 text")) }
+        var c = Contents()
+        var records = 0
+        var sawMagic = false
+        var ended = false
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingWhitespace()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            func bad(_ why: String) -> Result<Contents, FormatError> { .failure(FormatError(message: "line \(number + 1): \(why)")) }
+            if ended { return bad("data after the end line") }
+            let f = line.split(separator: " ").map(String.init)
+            if !sawMagic {
+                guard line == magic else { return bad("not a WristCore bond file") }
+                sawMagic = true
+                continue
+            }
+            switch f[0] {
+            case "local-irk":
+                guard f.count == 2, let v = unhex(f[1], count: 16) else { return bad("bad local-irk") }
+                c.localIRK = v
+            case "ltk":
+                guard f.count == 9, let a = BluetoothAddress(f[1]), let t = UInt8(f[2]).flatMap(BluetoothAddressType.init),
+                      let kt = UInt8(f[3]), let central = UInt8(f[4]), central <= 1, let size = UInt8(f[5]),
+                      let ediv = UInt16(f[6]), let rand = UInt64(f[7]), let v = unhex(f[8], count: 16)
+                else { return bad("bad ltk record") }
+                c.longTermKeys.append(LongTermKey(address: a, addressType: t, keyType: kt, central: central == 1,
+                                                  encryptionSize: size, ediv: ediv, rand: rand, value: v))
+            case "irk":
+                guard f.count == 4, let a = BluetoothAddress(f[1]), let t = UInt8(f[2]).flatMap(BluetoothAddressType.init),
+                      let v = unhex(f[3], count: 16)
+                else { return bad("bad irk record") }
+                c.irks.append(IdentityResolvingKey(address: a, addressType: t, value: v))
+            case "end":
+                guard f.count == 2, Int(f[1]) == records else { return bad("record count does not match (incomplete file)") }
+                ended = true
+                continue
+            default:
+                return bad("unknown record \"\(f[0])\"")
+            }
+            records += 1
+        }
+        guard sawMagic else { return .failure(FormatError(message: "empty file")) }
+        guard ended else { return .failure(FormatError(message: "no end line (incomplete file)")) }
+        return .success(c)
+    }
+
+    static func hex(_ b: [UInt8]) -> String {
+        b.map { let s = String($0, radix: 16); return s.count == 1 ? "0" + s : s }.joined()
+    }
+
+    static func unhex(_ s: String, count: Int) -> [UInt8]? {
+        let u = Array(s.utf8)
+        guard u.count == 2 * count else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        for i in stride(from: 0, to: u.count, by: 2) {
+            guard let v = UInt8(String(decoding: u[i..<(i + 2)], as: UTF8.self), radix: 16) else { return nil }
+            out.append(v)
+        }
+        return out
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingWhitespace() -> Substring {
+        var s = self
+        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
+        return s
+    }
+}

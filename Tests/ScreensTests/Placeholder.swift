@@ -1,4 +1,0 @@
-import Testing
-@testable import Screens
-
-@Test func ScreensModuleBuilds() {}
