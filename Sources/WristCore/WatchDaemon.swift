@@ -1,5 +1,6 @@
 import ANCS
 import Display
+import Foundation
 import Graphics
 import HAL
 import Haptics
@@ -24,6 +25,8 @@ public final class WatchDaemon {
         /// What the built-in simulated iPhone plays when no phone endpoint is given.
         public var phoneScript: [PhoneEvent]?
         public var settings = WatchSettings()
+        /// Where bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore).
+        public var stateDirectory: String?
         public init() {}
     }
 
@@ -71,11 +74,14 @@ public final class WatchDaemon {
         try start(on: loop)
         defer { stop() }
         if let d = options.duration { loop.schedule(after: d) { loop.shutdown() } }
+        startSystemdNotifications(loop: loop)
         logger.info("press Ctrl-C to stop")
         do { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
     }
 
     private var motorLine: (any MotorLine)?
+    public private(set) var bluetooth: BluetoothPeripheral?
+    private var systemd: SystemdNotifier?
     private var phoneEndpoint: SimulatedPhoneEndpoint?
     private var loop: EventLoop?
 
@@ -112,6 +118,10 @@ public final class WatchDaemon {
     /// Motor off, lines released, panel off, sockets closed. Idempotent.
     public func stop() {
         safeMotorOff()
+        try? systemd?.stopping()
+        systemd = nil
+        bluetooth?.stop()
+        bluetooth = nil
         watch?.stop()
         buttons?.close()
         harness?.close()
@@ -314,10 +324,53 @@ extension LineBias {
     }
 }
 
+
 extension WatchDaemon {
-    /// The Bluetooth link of a real board.
+    /// The Bluetooth link of a real board: the watch owns the controller
+    /// through the kernel's management socket, advertises, pairs (the passkey
+    /// on screen, confirmed with the buttons), keeps bonds, and hands each
+    /// accepted L2CAP ATT link to a phone session.
     func startBluetooth(loop: EventLoop, watch: WatchController) throws {
-        watch.link = .off
-        logger.warning("Bluetooth link not wired in this build yet: the watch runs without a phone")
+        let environment = ProcessInfo.processInfo.environment
+        let directory = options.stateDirectory ?? environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+            ?? BondStore.defaultDirectory
+        let bt = BluetoothPeripheral(
+            settings: board.bluetooth, ioCapability: BluetoothPeripheral.ioCapability(for: board),
+            keyStore: BondStore(directory: directory), loop: loop, logger: logger)
+        bt.onConnection = { [unowned self, unowned watch] link in
+            self.attachPhone(link, security: link, loop: loop, watch: watch)
+        }
+        bt.onDisconnected = { [unowned watch] _ in watch.phoneDisconnected() }
+        bt.onPairingRequest = { [unowned watch, unowned bt] passkey in
+            watch.showPairing(passkey: passkey) { accept in bt.confirmPairing(accept) }
+        }
+        bt.onPairingEnded = { [unowned watch] _ in watch.pairingFinished() }
+        bt.onStateChange = { [unowned watch] state in
+            switch state {
+            case .stopped, .failed: watch.link = .off
+            case .advertising: watch.link = .advertising
+            case .connected: watch.link = .connected
+            case .encrypted: watch.link = .encrypted
+            }
+        }
+        bt.onStaleBond = { [unowned watch] address in
+            watch.showNotice("Pair again: the phone \(address) forgot this watch")
+        }
+        bluetooth = bt
+        do { try bt.start() } catch {
+            throw WristCoreFailure("Bluetooth: \(error)")
+        }
+    }
+
+    /// READY=1 once running, WATCHDOG=1 from the loop (a hung loop stops the
+    /// pings and systemd restarts the unit), when started by systemd.
+    func startSystemdNotifications(loop: EventLoop) {
+        guard let notifier = (try? SystemdNotifier.fromEnvironment()) ?? nil else { return }
+        systemd = notifier
+        try? notifier.ready(status: "running on \(board.name)")
+        if let interval = SystemdNotifier.watchdogPingInterval() {
+            let timer = loop.makeTimer { [weak notifier] in try? notifier?.watchdog() }
+            loop.arm(timer, after: interval, repeating: interval)
+        }
     }
 }
