@@ -88,6 +88,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // The simulated iPhone on a virtual Bluetooth controller, for the real-kernel VM tests (Tests/VM).
+        .executableTarget(name: "wristcore-vm-phone", dependencies: ["WristCore", "Simulator", "LinuxHAL", "RunLoop", "ATT", "HAL"]),
+
         // MARK: tests
         .testTarget(name: "RunLoopTests", dependencies: ["RunLoop", "LinuxHAL", "HAL"]),
         .testTarget(

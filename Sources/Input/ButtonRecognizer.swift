@@ -179,9 +179,10 @@ public final class ButtonRecognizer {
         firePendingPress()
     }
 
-    /// `total` minus the time already passed since `start` (never negative).
+    /// `total` minus the time already passed since `start`, within 0...total
+    /// (a timestamp from another clock can then only delay a gesture by `total`).
     private func remaining(_ total: Duration, since start: MonotonicInstant) -> Duration {
         let left = total - (scheduler.now - start)
-        return left > .zero ? left : .zero
+        return left > .zero ? min(left, total) : .zero
     }
 }

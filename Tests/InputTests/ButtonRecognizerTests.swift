@@ -106,6 +106,16 @@ private final class Bench {
         #expect(b.levels.map(\.1) == [0, 80])
     }
 
+    @Test func timestampsFromTheFutureDelayByAtMostTheirPeriod() throws {
+        let b = try Bench()
+        // An edge stamped an hour ahead (a clock mix-up) still settles and long-presses in time.
+        b.recognizer.edge(LineEdge(active: true, timestamp: b.at(3_600_000)))
+        b.run(to: 20)
+        #expect(b.recognizer.isPressed)
+        b.run(to: 620)
+        #expect(b.kinds == [.longPress])
+    }
+
     @Test func longPressFiresAt600WhileHeldAndReleaseAddsNothing() throws {
         let b = try Bench()
         b.edge(true, 0)

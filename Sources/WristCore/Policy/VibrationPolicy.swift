@@ -1,0 +1,61 @@
+import ANCS
+import Haptics
+
+/// What vibrates: maps a notification from the phone to a motor pattern.
+///
+/// Default mapping (issue "The watch", item 3):
+/// - Silent or PreExisting → nothing. This is the protocol's rule
+///   (`NotificationInfo.shouldAlert`) and no configuration changes it: the
+///   phone already alerted, or was asked not to.
+/// - IncomingCall → `.ring` (the daemon stops it when the call is answered,
+///   declined or removed; `MotorController` stops it at its maximum duration).
+/// - Important → `.double`.
+/// - everything else → `.short`.
+///
+/// Per-category overrides win over the Important rule (an Important incoming
+/// call still rings); a category can be overridden to nil to keep it still.
+///
+/// Only `ANCSEvent.notificationAdded` vibrates: a modified notification (for
+/// example a message count going up) or a removed one never does, so
+/// `pattern(for: ANCSEvent)` answers nil for every other event.
+public struct VibrationPolicy: Sendable, Equatable {
+    /// The pattern for Important notifications without a category override.
+    public var important: VibrationPattern?
+    /// The pattern for everything else without a category override.
+    public var defaultPattern: VibrationPattern?
+    /// Category → pattern (nil: no vibration) overrides.
+    public private(set) var categoryOverrides: [CategoryID: VibrationPattern?]
+
+    public init(important: VibrationPattern? = .double, defaultPattern: VibrationPattern? = .short,
+                categoryOverrides: [CategoryID: VibrationPattern?] = [.incomingCall: .ring]) {
+        self.important = important
+        self.defaultPattern = defaultPattern
+        self.categoryOverrides = categoryOverrides
+    }
+
+    public static let standard = VibrationPolicy()
+
+    /// Makes `category` vibrate with `pattern` (nil: not at all), whatever its flags.
+    public mutating func setPattern(_ pattern: VibrationPattern?, for category: CategoryID) {
+        categoryOverrides[category] = .some(pattern)
+    }
+
+    /// Back to the Important / default rule for `category`.
+    public mutating func removeOverride(for category: CategoryID) {
+        categoryOverrides[category] = nil
+    }
+
+    /// The pattern for a newly added notification, or nil for none.
+    public func pattern(for info: NotificationInfo) -> VibrationPattern? {
+        guard info.shouldAlert else { return nil }
+        if let override = categoryOverrides[info.category] { return override }
+        if info.flags.contains(.important) { return important }
+        return defaultPattern
+    }
+
+    /// The pattern for a consumer event: only `.notificationAdded` can vibrate.
+    public func pattern(for event: ANCSEvent) -> VibrationPattern? {
+        guard case .notificationAdded(let info) = event else { return nil }
+        return pattern(for: info)
+    }
+}

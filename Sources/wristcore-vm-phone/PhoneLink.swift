@@ -1,0 +1,132 @@
+import ATT
+import HAL
+import LinuxHAL
+import RunLoop
+import Simulator
+
+/// One phone across connections: scan → connect (L2CAP LE, CID 4) → serve the
+/// simulated iPhone over the real link → on disconnect, scan again (the
+/// watch restarted). Notifications the phone still has are announced again
+/// as pre-existing in the next session, as iOS does.
+final class PhoneLink {
+    private let loop: EventLoop
+    private let options: PhoneOptions
+    private var scanner: WatchScanner?
+    private var channel: L2CAPChannel?
+    private(set) var phone: SimulatedPhone?
+    private var script: [PhoneEvent]
+    private var scriptPlayed = false
+    private var carriedOver: [SimulatedNotification] = []
+    /// Events from stdin that arrived while no session was up.
+    private var queued: [PhoneEvent] = []
+    private var lastLevel: LinkSecurityLevel?
+    private var securityTimer: TimerID!
+    private var connections = 0
+
+    init(loop: EventLoop, options: PhoneOptions, script: [PhoneEvent]) {
+        self.loop = loop
+        self.options = options
+        self.script = script
+        // The link's security is read back from the kernel (BT_SECURITY); a
+        // short poll reports it without a hook in the kernel's SMP.
+        securityTimer = loop.makeTimer { [unowned self] in self.checkSecurity() }
+    }
+
+    func start() {
+        let s = WatchScanner(loop: loop, index: options.hciIndex, name: options.watchName)
+        scanner = s
+        do {
+            try s.scan { [unowned self] address, type in
+                self.scanner = nil
+                // Connect outside the scanner's callback (it just closed its socket).
+                self.loop.deferWork { self.connect(address, type) }
+            }
+        } catch {
+            PhoneOutput.emit("ERROR scan: \(error)")
+            retry()
+        }
+    }
+
+    private func retry() {
+        loop.schedule(after: .seconds(1)) { [weak self] in self?.start() }
+    }
+
+    private func connect(_ address: BluetoothAddress, _ type: BluetoothAddressType) {
+        let link: L2CAPChannel
+        do {
+            link = try L2CAPLESocket.connect(fromHCI: options.hciIndex, to: address, peerType: type, timeout: .seconds(30))
+        } catch {
+            PhoneOutput.emit("ERROR connect \(address): \(error)")
+            return retry()
+        }
+        connections += 1
+        channel = link
+        PhoneOutput.emit("CONNECTED addr=\(address) type=\(PhoneController.name(type)) n=\(connections)")
+        var config = SimulatedPhone.Configuration()
+        config.deviceName = "VM iPhone"
+        config.mtu = options.mtu
+        // As iOS: ANCS answers Insufficient Authentication until the link is encrypted.
+        config.requireEncryption = true
+        config.preexisting = carriedOver
+        let p = SimulatedPhone(channel: link, loop: loop, security: link, configuration: config)
+        p.logHandler = { [unowned self] line in self.logged(line) }
+        p.scriptFinished = { PhoneOutput.emit("SCRIPT done") }
+        phone = p
+        lastLevel = nil
+        do {
+            try p.start()
+        } catch {
+            PhoneOutput.emit("ERROR start: \(error)")
+            return closed()
+        }
+        loop.arm(securityTimer, after: .milliseconds(100), repeating: .milliseconds(100))
+        checkSecurity()
+    }
+
+    private func logged(_ line: String) {
+        PhoneOutput.emit("LOG \(line)")
+        if let event = PhoneOutput.translate(line) { PhoneOutput.emit(event) }
+        if line == "ancs session started" {
+            if !scriptPlayed, !script.isEmpty {
+                scriptPlayed = true
+                PhoneOutput.emit("SCRIPT start events=\(script.count)")
+                phone?.run(script)
+            }
+            let pending = queued
+            queued.removeAll()
+            for e in pending { phone?.perform(e) }
+        }
+        if line.hasPrefix("link closed") {
+            loop.deferWork { [weak self] in self?.closed() }
+        }
+    }
+
+    private func checkSecurity() {
+        guard let link = channel else { return }
+        link.pollSecurity()
+        let level = link.securityLevel
+        if level != lastLevel {
+            lastLevel = level
+            PhoneOutput.emit("SECURITY level=\(level.rawValue) name=\(PhoneOutput.quoted(level.description))")
+        }
+    }
+
+    private func closed() {
+        guard let p = phone else { return }
+        carriedOver = p.provider.notifications
+        loop.disarm(securityTimer)
+        channel?.close()
+        channel = nil
+        phone = nil
+        PhoneOutput.emit("DISCONNECTED n=\(connections)")
+        if options.reconnect { retry() } else { loop.stop() }
+    }
+
+    /// PhoneScript events from stdin: played now, or when the next session starts.
+    func perform(_ events: [PhoneEvent]) {
+        for e in events {
+            if case .wait = e { continue }
+            if let p = phone, p.ancsSessionActive { p.perform(e) } else { queued.append(e) }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+// wristcore-vm-phone: the simulated iPhone on a real (virtual) Bluetooth
+// controller, for the real-kernel tests in the VM (Tests/VM, docs/testing-vm.md).
+import Foundation
+import Glibc
+import HAL
+import LinuxHAL
+import RunLoop
+import Simulator
+import WristCore
+
+let options: PhoneOptions
+switch PhoneOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+case .success(let o): options = o
+case .failure(let failure):
+    FileHandle.standardError.write(Data((failure.message + "\n").utf8))
+    exit(2)
+}
+
+func fail(_ message: String) -> Never {
+    PhoneOutput.emit("ERROR \(message)")
+    exit(1)
+}
+
+var script: [PhoneEvent] = []
+if let path = options.scriptPath {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read script \(path)") }
+    do { script = try PhoneScript.parse(text) } catch { fail("\(path): \(error)") }
+}
+
+let loop: EventLoop
+let client: ManagementClient
+do {
+    loop = try EventLoop()
+    try loop.handleTerminationSignals()
+    client = try ManagementClient(transport: try BluetoothManagementSocket(), loop: loop)
+} catch {
+    fail("\(error)")
+}
+
+let controller = PhoneController(client: client, index: options.hciIndex, confirmPairing: options.confirmPairing)
+let link = PhoneLink(loop: loop, options: options, script: script)
+
+// stdin: more PhoneScript events, one per line, or `quit`. Reopened through
+// /proc so it can be non-blocking without changing the caller's pipe.
+var input: LineConnection?
+if let fd = try? FileDescriptor.open("/proc/self/fd/0", flags: O_RDONLY | O_NONBLOCK) {
+    let lines = LineConnection(adopting: fd)
+    input = lines
+    var source: SourceID?
+    source = try? loop.addSource(fd: lines.pollDescriptor, events: .readable) { _ in
+        guard case .lines(let received) = lines.readLines() else {
+            // End of input: keep running (the driver may just have closed stdin).
+            if let s = source { loop.removeSource(s) }
+            source = nil
+            return
+        }
+        for line in received {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed == "quit" { loop.stop(); return }
+            do {
+                link.perform(try PhoneScript.parse(trimmed))
+            } catch {
+                PhoneOutput.emit("ERROR stdin: \(error)")
+            }
+        }
+    }
+}
+
+controller.setUp { result in
+    switch result {
+    case .success(let address):
+        PhoneOutput.emit("READY hci=\(options.hciIndex) addr=\(address)")
+        link.start()
+    case .failure(let failure):
+        fail(failure.message)
+    }
+}
+
+do { try loop.run() } catch { fail("run loop: \(error)") }
+PhoneOutput.emit("EXIT")
