@@ -11,26 +11,33 @@ set -euo pipefail
 OUT="$1"; KO="$2"
 log() { printf "# setup: [%s] %s\n" "$(cut -d" " -f1 /proc/uptime)" "$*"; }
 fail() { printf '# setup: FAILED: %s\n' "$*"; exit 1; }
+# btmgmt is an interactive shell at heart: with stdin at EOF (/dev/null) it
+# quits before printing anything, and it must never read the console. So its
+# stdin is a pipe that stays open (and quiet) longer than the command runs.
+mgmt() { timeout -k 2 10 btmgmt "$@" < <(exec sleep 12 2>/dev/null) 2>&1; }
 wait_for() { # wait_for SECONDS TEST-COMMAND...
     local n=$(( $1 * 10 )); shift
     while ! "$@" 2>/dev/null; do n=$((n - 1)); [ "$n" -gt 0 ] || return 1; sleep 0.1; done
 }
 
 # --- kernel filesystems the drivers and tests use (virtme mounts only some)
+log "start"
 mountpoint -q /sys/kernel/config || { modprobe configfs; mount -t configfs none /sys/kernel/config; }
 mountpoint -q /sys/kernel/tracing || mount -t tracefs none /sys/kernel/tracing 2>/dev/null || true
 mkdir -p /var/lib/wristcore-vm /run/wristcore-vm
 
 # --- Bluetooth: two virtual LE controllers on the emulator's shared air
+log "bluetooth: hci_vhci + btvirt"
 modprobe hci_vhci
 btvirt -L -l2 >"$OUT/btvirt.log" 2>&1 &
 echo $! >/run/wristcore-vm/btvirt.pid
 # Both controllers registered with mgmt (sysfs shows them before mgmt does).
-wait_for 30 sh -c "btmgmt info | grep -q 'Index list with 2 items'" \
-    || { btmgmt info; fail "btvirt did not bring up two controllers (see btvirt.log)"; }
-INDEXES=($(btmgmt info | sed -n 's/^hci\([0-9]*\):.*/\1/p' | sort -n))
+two_controllers() { mgmt info | grep -q 'Index list with 2 items'; }
+wait_for 60 two_controllers \
+    || { mgmt info; fail "btvirt did not bring up two controllers (see btvirt.log)"; }
+INDEXES=($(mgmt info | sed -n 's/^hci\([0-9]*\):.*/\1/p' | sort -n))
 BT_WATCH_INDEX="${INDEXES[0]}"; BT_PHONE_INDEX="${INDEXES[1]}"
-addr_of() { btmgmt -i "$1" info | sed -n 's/^[[:space:]]*addr \([0-9A-F:]*\).*/\1/p' | head -1; }
+addr_of() { mgmt -i "$1" info | sed -n 's/^[[:space:]]*addr \([0-9A-F:]*\).*/\1/p' | head -1; }
 BT_WATCH_ADDR="$(addr_of "$BT_WATCH_INDEX")"; BT_PHONE_ADDR="$(addr_of "$BT_PHONE_INDEX")"
 [ -n "$BT_WATCH_ADDR" ] && [ -n "$BT_PHONE_ADDR" ] || fail "no controller address from btmgmt info"
 log "bluetooth: hci$BT_WATCH_INDEX $BT_WATCH_ADDR (watch, A), hci$BT_PHONE_INDEX $BT_PHONE_ADDR (phone, B)"
@@ -64,6 +71,7 @@ GPIO_SYSFS="/sys/devices/platform/$GPIO_DEV/$GPIO_CHIP"
 wait_for 5 test -e "/dev/$GPIO_CHIP" || fail "/dev/$GPIO_CHIP did not appear"
 # Buttons idle released: active-low buttons read high (like the pull-up on a real board).
 for i in 0 1 2 3 4 5; do echo pull-up >"$GPIO_SYSFS/sim_gpio$i/pull"; done
+echo pull-down >"$GPIO_SYSFS/sim_gpio6/pull"   # the motor driver's input idles low
 log "gpio: $GPIO_CHIP label $GPIO_LABEL ($GPIO_SYSFS)"
 
 # --- what the tests read
@@ -81,7 +89,10 @@ GPIO_LINES="${LINE_NAMES[*]}"
 ENV
 
 # The board file: chip by label and lines by name, as on a real board
-# (compare Boards/rpi5.json); the display on the stub's bus at 0x3C.
+# (compare Boards/rpi5.json); the display on the stub's bus at 0x3C. Four
+# buttons like Boards/rpi-zero2w.json: without up/down the positive button
+# also has the long and double press gestures the tests exercise. BTN_UP and
+# BTN_DOWN exist on the chip but stay unused.
 cat >"$OUT/vm-board.json" <<JSON
 // Generated in the test VM by Tests/VM/guest/setup.sh: the simulated
 // hardware of the real-kernel tests (gpio-sim chip "$GPIO_LABEL", i2c-stub
@@ -93,8 +104,6 @@ cat >"$OUT/vm-board.json" <<JSON
     { "role": "positive", "chip": "$GPIO_LABEL", "line": "BTN_POSITIVE", "activeLow": true, "bias": "pull-up" },
     { "role": "negative", "chip": "$GPIO_LABEL", "line": "BTN_NEGATIVE", "activeLow": true, "bias": "pull-up" },
     { "role": "select",   "chip": "$GPIO_LABEL", "line": "BTN_SELECT",   "activeLow": true, "bias": "pull-up" },
-    { "role": "up",       "chip": "$GPIO_LABEL", "line": "BTN_UP",       "activeLow": true, "bias": "pull-up" },
-    { "role": "down",     "chip": "$GPIO_LABEL", "line": "BTN_DOWN",     "activeLow": true, "bias": "pull-up" },
     { "role": "back",     "chip": "$GPIO_LABEL", "line": "BTN_BACK",     "activeLow": true, "bias": "pull-up" }
   ],
   "motor": { "chip": "$GPIO_LABEL", "line": "MOTOR", "activeLow": false },

@@ -1,0 +1,805 @@
+#!/usr/bin/env python3
+"""The real-kernel tests, run inside the test VM after setup.sh.
+
+    vmtests.py OUT_DIR WRISTCORE_BIN PHONE_BIN
+
+Bluetooth (btvirt controllers A and B, the kernel's HCI / L2CAP / SMP), I2C
+(i2c-stub behind i2c-dev) and GPIO (gpio-sim behind the GPIO character
+device) are the real kernel code; only the radio, the bus wires and the
+buttons are simulated. The watch daemon runs with the real HAL on the VM
+board file setup.sh wrote; the phone emulator (wristcore-vm-phone) plays the
+iPhone on controller B. Buttons are pressed through gpio-sim pulls and the
+motor is read from gpio-sim's sim_gpioN/value; the daemon's harness socket is
+only used to observe (state, notifications, snapshot, motor events).
+
+Output is TAP-like: "ok N - name" / "not ok N - name", "# ..." diagnostics,
+and a last line "N passed, N failed". Exit status 1 when any test failed.
+Timeouts are generous: under TCG on a loaded host the VM runs many times
+slower than real time; nothing here asserts on durations.
+"""
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+OUT, WRISTCORE, PHONE = sys.argv[1], sys.argv[2], sys.argv[3]
+HW = {}
+with open(os.path.join(OUT, "hw.env")) as f:
+    for line in f:
+        if "=" in line:
+            k, v = line.rstrip("\n").split("=", 1)
+            HW[k] = v.strip('"')
+BOARD = os.path.join(OUT, "vm-board.json")
+STATE_DIR = "/var/lib/wristcore-vm/state"
+HARNESS = "/run/wristcore-vm/harness.sock"
+LINES = HW["GPIO_LINES"].split()
+SIM = HW["GPIO_SYSFS"]
+I2C_BUS = HW["I2C_BUS"]
+CHIP = HW["GPIO_CHIP"]
+TRACE = "/sys/kernel/tracing"
+
+# Patient waits: the VM is emulated (TCG) and the host may be busy.
+T_SHORT, T_LINK, T_PAIR = 30, 120, 180
+
+
+def diag(msg):
+    for line in str(msg).splitlines() or [""]:
+        print("# " + line, flush=True)
+
+
+def sh(cmd, timeout=60, check=False, shell_bash=False):
+    argv = ["bash", "-c", cmd] if shell_bash else cmd
+    r = subprocess.run(argv, shell=not shell_bash, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    if check and r.returncode != 0:
+        raise RuntimeError(f"{cmd}: exit {r.returncode}: {r.stderr.strip()}")
+    return r
+
+
+class Failed(Exception):
+    pass
+
+
+def expect(cond, why):
+    if not cond:
+        raise Failed(why)
+
+
+# ---------------------------------------------------------------- TAP
+class TAP:
+    def __init__(self):
+        self.n = 0
+        self.passed = 0
+        self.failed = 0
+        self.results = []
+
+    def run(self, name, fn, *needs):
+        """Runs fn(); a missing prerequisite (a earlier test's result) is a failure that says so."""
+        self.n += 1
+        missing = [n for n in needs if not n.ok]
+        if missing:
+            self._record(False, name, "needs: " + ", ".join(m.name for m in missing))
+            return Result(name, False)
+        t0 = time.monotonic()
+        try:
+            fn()
+            ok, why = True, ""
+        except Failed as e:
+            ok, why = False, str(e)
+        except Exception as e:  # a bug in the test or a tool that is missing
+            ok, why = False, f"{type(e).__name__}: {e}"
+        took = time.monotonic() - t0
+        self._record(ok, f"{name} ({took:.1f} s)", why)
+        return Result(name, ok)
+
+    def _record(self, ok, name, why):
+        if ok:
+            self.passed += 1
+            print(f"ok {self.n} - {name}", flush=True)
+        else:
+            self.failed += 1
+            print(f"not ok {self.n} - {name}", flush=True)
+            diag(why)
+        self.results.append((self.n, ok, name, why))
+
+
+class Result:
+    def __init__(self, name, ok):
+        self.name, self.ok = name, ok
+
+
+# ---------------------------------------------------------------- gpio-sim
+class Sim:
+    """The simulated lines: a button is pressed by pulling its line low
+    (active-low buttons with pull-ups, as on the real boards)."""
+
+    @staticmethod
+    def offset(name):
+        return LINES.index(name)
+
+    @staticmethod
+    def pull(name, how):
+        with open(f"{SIM}/sim_gpio{Sim.offset(name)}/pull", "w") as f:
+            f.write(how)
+
+    @staticmethod
+    def value(name):
+        with open(f"{SIM}/sim_gpio{Sim.offset(name)}/value") as f:
+            return int(f.read().strip())
+
+    @staticmethod
+    def press(name, hold=0.15, bounces=0):
+        """Pull-down (pressed), hold, pull-up (released); with contact bounce of
+        a few ms on both edges before the level settles."""
+        for _ in range(bounces):
+            Sim.pull(name, "pull-down"); time.sleep(0.002)
+            Sim.pull(name, "pull-up"); time.sleep(0.003)
+        Sim.pull(name, "pull-down")
+        time.sleep(hold)
+        for _ in range(bounces):
+            Sim.pull(name, "pull-up"); time.sleep(0.002)
+            Sim.pull(name, "pull-down"); time.sleep(0.003)
+        Sim.pull(name, "pull-up")
+
+    @staticmethod
+    def consumer(name):
+        """gpioinfo's view of a line: (used?, consumer)."""
+        r = sh(f"gpioinfo {CHIP}")
+        for line in r.stdout.splitlines():
+            if f'"{name}"' in line:
+                m = re.search(r'"' + re.escape(name) + r'"\s+("([^"]*)"|unused)', line)
+                if m:
+                    return (m.group(1) != "unused", m.group(2) or "")
+        return (None, "")
+
+
+class MotorSampler:
+    """Samples the motor line's level from gpio-sim (sim_gpioN/value) in a
+    thread and keeps the transitions."""
+
+    def __init__(self):
+        self.transitions = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self):
+        self.last = Sim.value("MOTOR")
+        self.transitions.append((time.monotonic(), self.last))
+        self._thread.start()
+        return self
+
+    def _run(self):
+        while not self._stop.is_set():
+            v = Sim.value("MOTOR")
+            if v != self.last:
+                self.last = v
+                self.transitions.append((time.monotonic(), v))
+            time.sleep(0.002)
+
+    def __exit__(self, *a):
+        self._stop.set()
+        self._thread.join()
+
+    def pulses(self):
+        return sum(1 for _, v in self.transitions[1:] if v == 1)
+
+
+# ---------------------------------------------------------------- processes
+class Proc:
+    """A child process whose output lines are collected (and logged to a file)."""
+
+    def __init__(self, name, argv, stdin=False, env=None):
+        self.name = name
+        self.lines = []
+        self.cond = threading.Condition()
+        self.log = open(os.path.join(OUT, f"{name}.log"), "a")
+        self.log.write(f"=== {' '.join(argv)}\n")
+        self.log.flush()
+        self.p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                                  text=True, bufsize=1, env=env)
+        self.t = threading.Thread(target=self._read, daemon=True)
+        self.t.start()
+
+    def _read(self):
+        for line in self.p.stdout:
+            line = line.rstrip("\n")
+            self.log.write(f"[{time.monotonic():.3f}] {line}\n")
+            self.log.flush()
+            with self.cond:
+                self.lines.append(line)
+                self.cond.notify_all()
+        with self.cond:
+            self.cond.notify_all()
+
+    def mark(self):
+        with self.cond:
+            return len(self.lines)
+
+    def wait_for(self, pattern, timeout, since=0):
+        """The first line from index `since` matching `pattern` (a regex), or None."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        i = since
+        with self.cond:
+            while True:
+                while i < len(self.lines):
+                    m = rx.search(self.lines[i])
+                    if m:
+                        return m
+                    i += 1
+                left = deadline - time.monotonic()
+                if left <= 0 or (self.p.poll() is not None and i >= len(self.lines)):
+                    return None
+                self.cond.wait(min(left, 0.5))
+
+    def matches(self, pattern, since=0):
+        rx = re.compile(pattern)
+        with self.cond:
+            return [l for l in self.lines[since:] if rx.search(l)]
+
+    def tail(self, n=15):
+        with self.cond:
+            return "\n".join(self.lines[-n:])
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def alive(self):
+        return self.p.poll() is None
+
+    def signal(self, sig):
+        if self.alive():
+            self.p.send_signal(sig)
+
+    def wait_exit(self, timeout):
+        try:
+            return self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self):
+        if self.alive():
+            self.p.send_signal(signal.SIGTERM)
+            if self.wait_exit(20) is None:
+                self.p.kill()
+                self.p.wait()
+        self.t.join(5)
+
+
+# ---------------------------------------------------------------- harness (observe only)
+class Harness:
+    """The daemon's harness line protocol (docs/harness.md)."""
+
+    def __init__(self, path=HARNESS, timeout=T_SHORT):
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.s.connect(path)
+                break
+            except OSError:
+                self.s.close()
+                if time.monotonic() > deadline:
+                    raise Failed(f"no harness socket at {path}")
+                time.sleep(0.5)
+        self.s.settimeout(T_SHORT)
+        self.buf = b""
+
+    def _line(self):
+        while b"\n" not in self.buf:
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise Failed("harness closed the connection")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode()
+
+    def _bytes(self, n):
+        while len(self.buf) < n:
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise Failed("harness closed the connection")
+            self.buf += chunk
+        data, self.buf = self.buf[:n], self.buf[n:]
+        return data
+
+    def command(self, cmd):
+        self.s.sendall((cmd + "\n").encode())
+        while True:
+            line = self._line()
+            if not line.startswith("motor "):  # stream lines of an earlier `motor`
+                return line
+
+    def json(self, what):
+        line = self.command(what)
+        expect(line.startswith(what + " "), f"harness '{what}' answered: {line}")
+        return json.loads(line[len(what) + 1:])
+
+    def state(self):
+        return self.json("state")
+
+    def notifications(self):
+        return self.json("notifications")
+
+    def snapshot_pbm(self):
+        line = self.command("snapshot pbm")
+        m = re.match(r"snapshot pbm (\d+)$", line)
+        expect(m, f"harness 'snapshot pbm' answered: {line}")
+        return parse_pbm(self._bytes(int(m.group(1))))
+
+    def motor_stream(self):
+        """Switches this connection to the motor event stream."""
+        line = self.command("motor")
+        expect(line.startswith("ok motor"), f"harness 'motor' answered: {line}")
+
+    def motor_events(self, duration):
+        """motor on/off events received in the next `duration` seconds."""
+        events = []
+        deadline = time.monotonic() + duration
+        while time.monotonic() < deadline:
+            self.s.settimeout(max(0.05, deadline - time.monotonic()))
+            try:
+                while b"\n" not in self.buf:
+                    chunk = self.s.recv(65536)
+                    if not chunk:
+                        return events
+                    self.buf += chunk
+            except socket.timeout:
+                break
+            line = self._line()
+            m = re.match(r"motor (on|off) (\d+)", line)
+            if m:
+                events.append((m.group(1), int(m.group(2))))
+        self.s.settimeout(T_SHORT)
+        return events
+
+    def close(self):
+        self.s.close()
+
+
+def parse_pbm(data):
+    """Plain PBM (P1) → rows of 0/1."""
+    tokens = []
+    for line in data.decode().splitlines():
+        line = line.split("#", 1)[0]
+        tokens += line.split()
+    expect(tokens and tokens[0] == "P1", "snapshot is not a plain PBM")
+    w, h = int(tokens[1]), int(tokens[2])
+    bits = "".join(tokens[3:])
+    expect(len(bits) == w * h, f"PBM has {len(bits)} pixels, expected {w}x{h}")
+    return [[int(bits[y * w + x]) for x in range(w)] for y in range(h)]
+
+
+def wait_until(fn, timeout, interval=0.3):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            last = fn()
+            if last:
+                return last
+        except (Failed, OSError, ValueError):
+            pass
+        time.sleep(interval)
+    return last
+
+
+# ---------------------------------------------------------------- I2C bus trace
+class BusTrace:
+    """Every SMBus write to the display's address, from the kernel's own
+    smbus_write tracepoint (i2c-stub keeps only the last value of each
+    register, so the trace is what shows the whole stream)."""
+
+    def start(self):
+        sh(f"echo 0 > {TRACE}/tracing_on; echo > {TRACE}/trace", check=True)
+        sh(f"echo 'addr == 0x3c' > {TRACE}/events/smbus/smbus_write/filter", check=True)
+        sh(f"echo 1 > {TRACE}/events/smbus/smbus_write/enable; echo 8192 > {TRACE}/buffer_size_kb; echo 1 > {TRACE}/tracing_on", check=True)
+
+    def writes(self):
+        """[(command byte, [data bytes])] in bus order."""
+        out = []
+        with open(f"{TRACE}/trace") as f:
+            for line in f:
+                m = re.search(r"smbus_write: i2c-(\d+) a=03c f=\w+ c=([0-9a-f]+) (\w+) l=(\d+) \[([0-9a-f-]*)\]", line)
+                if not m or m.group(1) != I2C_BUS:
+                    continue
+                data = [int(b, 16) for b in m.group(5).split("-") if b] if m.group(5) else []
+                out.append((int(m.group(2), 16), data))
+        return out
+
+
+class SSD1306Decoder:
+    """Rebuilds the panel's display RAM from the command / data stream (the
+    subset the drivers use: addressing modes, column / page windows, page
+    start and column nibbles; other commands only consume their arguments)."""
+    ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA3: 2, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD6: 1,
+            0xD9: 1, 0xDA: 1, 0xDB: 1, 0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5, 0xAD: 1}
+
+    def __init__(self, width=128, pages=8):
+        self.w, self.pages = width, pages
+        self.ram = [[0] * 132 for _ in range(pages)]
+        self.mode = 2  # page addressing after reset
+        self.col, self.page = 0, 0
+        self.c0, self.c1, self.p0, self.p1 = 0, 127, 0, pages - 1
+        self.pending = []
+        self.data_bytes = 0
+
+    def command_bytes(self, bs):
+        for b in bs:
+            self.pending.append(b)
+            op = self.pending[0]
+            need = self.ARGS.get(op, 0)
+            if len(self.pending) <= need:
+                continue
+            args = self.pending[1:]
+            self.pending = []
+            if op == 0x20:
+                self.mode = args[0] & 3
+            elif op == 0x21:
+                self.c0, self.c1 = args[0] & 0x7F, args[1] & 0x7F
+                self.col = self.c0
+            elif op == 0x22:
+                self.p0, self.p1 = args[0] & 7, args[1] & 7
+                self.page = self.p0
+            elif 0xB0 <= op <= 0xB7:
+                self.page = op & 7
+            elif op <= 0x0F:
+                self.col = (self.col & 0xF0) | op
+            elif 0x10 <= op <= 0x1F:
+                self.col = (self.col & 0x0F) | ((op & 0x0F) << 4)
+
+    def data(self, bs):
+        for b in bs:
+            self.data_bytes += 1
+            if self.page < self.pages and self.col < 132:
+                self.ram[self.page][self.col] = b
+            if self.mode == 2:
+                self.col = min(self.col + 1, 131)
+            elif self.mode == 0:
+                if self.col >= self.c1:
+                    self.col = self.c0
+                    self.page = self.p0 if self.page >= self.p1 else self.page + 1
+                else:
+                    self.col += 1
+
+    def feed(self, writes):
+        for control, data in writes:
+            if control == 0x00 or control == 0x80:
+                self.command_bytes(data)
+            elif control == 0x40 or control == 0xC0:
+                self.data(data)
+
+    def pixels(self, column_offset=0):
+        h = self.pages * 8
+        return [[(self.ram[y // 8][x + column_offset] >> (y % 8)) & 1 for x in range(self.w)] for y in range(h)]
+
+
+# ---------------------------------------------------------------- the daemon
+_RUN_HELP = None
+
+
+def daemon_argv(board=BOARD):
+    """wristcore run on the VM board with the harness; --state-dir when this
+    build has it (else the default /var/lib/wristcore, on the VM's overlay)."""
+    global _RUN_HELP
+    if _RUN_HELP is None:
+        _RUN_HELP = sh(f"{WRISTCORE} run --help").stdout if os.access(WRISTCORE, os.X_OK) else ""
+    argv = [WRISTCORE, "run", "--board", board, "--harness", f"unix:{HARNESS}", "--log-level", "debug"]
+    if "--state-dir" in _RUN_HELP:
+        argv += ["--state-dir", STATE_DIR]
+    return argv
+
+
+def start_daemon(name="watch", board=BOARD):
+    try:
+        os.unlink(HARNESS)
+    except FileNotFoundError:
+        pass
+    return Proc(name, daemon_argv(board))
+
+
+def write_board(path, replace):
+    with open(BOARD) as f:
+        text = f.read()
+    for a, b in replace:
+        expect(a in text, f"board text has no {a!r}")
+        text = text.replace(a, b)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+# ---------------------------------------------------------------- tests
+def main():
+    tap = TAP()
+    diag(f"hardware: {json.dumps(HW)}")
+    diag(f"wristcore: {WRISTCORE}; phone: {PHONE}")
+    have_wristcore = os.access(WRISTCORE, os.X_OK)
+    have_phone = os.access(PHONE, os.X_OK)
+
+    # ---- each layer with the stock tools first
+    def bt_stock():
+        out = sh("timeout -k 2 10 btmgmt info < <(exec sleep 12 2>/dev/null)", shell_bash=True).stdout
+        for i in (HW["BT_WATCH_INDEX"], HW["BT_PHONE_INDEX"]):
+            expect(re.search(rf"^hci{i}:", out, re.M), f"btmgmt info lists no hci{i}:\n{out}")
+        expect(out.count("le ") >= 2 or "le advertising" in out, f"controllers are not LE capable:\n{out}")
+        diag(out.strip().splitlines()[0])
+    tap.run("bluetooth: btmgmt info answers for both btvirt LE controllers", bt_stock)
+
+    def i2c_detect():
+        out = sh(f"i2cdetect -y {I2C_BUS}").stdout
+        expect(re.search(r"^30:.*\b3c\b", out, re.M), f"0x3c not found:\n{out}")
+    tap.run(f"i2c: i2cdetect -y {I2C_BUS} finds the stub chip at 0x3c", i2c_detect)
+
+    def i2c_roundtrip():
+        sh(f"i2cset -y {I2C_BUS} 0x3c 0xf0 0xa5", check=True)
+        got = sh(f"i2cget -y {I2C_BUS} 0x3c 0xf0", check=True).stdout.strip()
+        expect(got == "0xa5", f"i2cget read {got}, wrote 0xa5")
+        sh(f"i2cset -y {I2C_BUS} 0x3c 0xf0 0x00", check=True)
+    tap.run("i2c: i2c-stub stores a register written with i2cset (read back with i2cget)", i2c_roundtrip)
+
+    def gpio_info():
+        out = sh(f"gpioinfo {CHIP}").stdout
+        expect(HW["GPIO_LABEL"] in sh("gpiodetect").stdout, "gpiodetect does not show the label")
+        for name in LINES:
+            expect(f'"{name}"' in out, f"line {name} missing:\n{out}")
+    tap.run("gpio: gpiodetect / gpioinfo show the gpio-sim chip by label and its named lines", gpio_info)
+
+    def gpio_edges():
+        mon = Proc("gpiomon", ["gpiomon", "--num-events=2", CHIP, str(Sim.offset("BTN_SELECT"))])
+        time.sleep(1.0)
+        Sim.press("BTN_SELECT", hold=0.2)
+        expect(mon.wait_exit(T_SHORT) == 0, f"gpiomon did not see two edges:\n{mon.tail()}")
+        mon.t.join(5)
+        expect(mon.matches("FALLING") and mon.matches("RISING"), f"edges:\n{mon.tail()}")
+    tap.run("gpio: gpiomon sees the falling and rising edge of a simulated press", gpio_edges)
+
+    def gpio_output():
+        setter = Proc("gpioset", ["gpioset", "--mode=signal", CHIP, f"{Sim.offset('MOTOR')}=1"])
+        expect(wait_until(lambda: Sim.value("MOTOR") == 1, T_SHORT), "sim value stayed 0 while gpioset drove 1")
+        setter.stop()
+        expect(wait_until(lambda: Sim.value("MOTOR") == 0, T_SHORT), "line did not return to its pull-down after release")
+    tap.run("gpio: gpioset drives the motor line and sim_gpioN/value follows", gpio_output)
+
+    # ---- board errors the daemon must explain (no crash)
+    def missing_line():
+        expect(have_wristcore, f"no wristcore binary at {WRISTCORE}")
+        bad = write_board(os.path.join(OUT, "vm-board-missing-line.json"), [('"line": "MOTOR"', '"line": "NO_SUCH_LINE"')])
+        p = Proc("watch-missing-line", daemon_argv(bad))
+        rc = p.wait_exit(T_LINK)
+        p.stop()
+        out = p.tail(40)
+        expect(rc is not None, "the daemon kept running with a line that does not exist")
+        expect(rc > 0, f"exit status {rc} (negative: killed by a signal, i.e. a crash)\n{out}")
+        expect("NO_SUCH_LINE" in out, f"the error does not name the missing line:\n{out}")
+        expect(not re.search(r"Fatal error|Stack dump|Segmentation|Illegal instruction", out), f"crashed:\n{out}")
+        diag(f"exit {rc}: " + next((l for l in p.lines if "NO_SUCH_LINE" in l), ""))
+    tap.run("gpio: a board naming a line that does not exist gives a clear error, not a crash", missing_line)
+
+    def busy_line():
+        expect(have_wristcore, f"no wristcore binary at {WRISTCORE}")
+        holder = Proc("gpiomon-holder", ["gpiomon", CHIP, str(Sim.offset("BTN_POSITIVE"))])
+        try:
+            expect(wait_until(lambda: Sim.consumer("BTN_POSITIVE")[0], T_SHORT), "gpiomon did not take the line")
+            p = Proc("watch-busy-line", daemon_argv())
+            rc = p.wait_exit(T_LINK)
+            p.stop()
+            out = p.tail(40)
+            expect(rc is not None, "the daemon kept running without its positive button")
+            expect(rc > 0, f"exit status {rc} (a crash?)\n{out}")
+            expect(re.search(r"busy|in use|EBUSY|already", out, re.I), f"the error does not say the line is busy:\n{out}")
+            expect("BTN_POSITIVE" in out or "positive" in out, f"the error does not name the line:\n{out}")
+            diag(f"exit {rc}: " + next((l for l in p.lines if re.search(r"busy|in use", l, re.I)), ""))
+        finally:
+            holder.stop()
+    tap.run("gpio: a line already requested by another process gives a clear error", busy_line)
+
+    # ---- Bluetooth end to end: watch on A, phone on B
+    script = os.path.join(OUT, "phone-script.txt")
+    with open(script, "w") as f:
+        f.write('app com.apple.MobileSMS "Messages"\n'
+                'add uid=1 category=social app=com.apple.MobileSMS title="Anna" message="Lunch at 1?" flags=positiveAction,negativeAction positive="Reply" negative="Clear"\n')
+    ctx = {}
+
+    def bt_start():
+        expect(have_wristcore, f"no wristcore binary at {WRISTCORE}")
+        expect(have_phone, f"no phone emulator at {PHONE}")
+        sh(f"rm -rf {STATE_DIR} /var/lib/wristcore; mkdir -p {STATE_DIR}")
+        BusTrace().start()
+        ctx["watch"] = watch = start_daemon()
+        ctx["harness"] = Harness()
+        ctx["phone"] = phone = Proc("phone", [PHONE, "--hci", HW["BT_PHONE_INDEX"], "--script", script], stdin=True)
+        expect(phone.wait_for(r"^READY", T_SHORT), f"phone controller set-up failed:\n{phone.tail()}")
+        found = phone.wait_for(r"^FOUND addr=(\S+) type=(\S+)", T_LINK)
+        expect(found, f"the phone never saw the watch advertising\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+        diag(f"watch advertises as {found.group(1)} ({found.group(2)})")
+        expect(phone.wait_for(r"^CONNECTED", T_LINK), f"no L2CAP connection\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+    r_link = tap.run("bluetooth: the watch advertises on A and the phone on B connects over L2CAP LE (CID 4)", bt_start)
+
+    def bt_pair():
+        watch, phone, h = ctx["watch"], ctx["phone"], ctx["harness"]
+        m = phone.wait_for(r"^PAIRING passkey=(\d+)", T_PAIR)
+        expect(m, f"no User Confirmation Request on the phone\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+        st = wait_until(lambda: h.state()["screen"] == "pairing", T_SHORT)
+        expect(st, f"the watch does not show the pairing screen: {h.state()}")
+        diag(f"numeric comparison {m.group(1)}; watch screen: pairing")
+        Sim.press("BTN_POSITIVE")  # the user confirms on the watch
+        expect(phone.wait_for(r"^BONDED", T_PAIR), f"no bond\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+        lvl = phone.wait_for(r"^SECURITY level=([2-9])", T_PAIR)
+        expect(lvl, f"link never encrypted\nphone:\n{phone.tail()}")
+        expect(phone.wait_for(r"^SESSION started", T_PAIR), f"no ANCS session after pairing\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+    r_pair = tap.run("bluetooth: SMP pairing by numeric comparison (confirmed with the positive button), bonded, ANCS subscribed", bt_pair, r_link)
+
+    def bt_fetch():
+        watch, phone, h = ctx["watch"], ctx["phone"], ctx["harness"]
+        expect(phone.wait_for(r"^ATTRS uid=1\b", T_LINK), f"the watch never asked for uid 1's attributes\nphone:\n{phone.tail()}")
+        expect(phone.wait_for(r"^DATASOURCE bytes=\d+", T_LINK), f"no Data Source response\nphone:\n{phone.tail()}")
+        got = wait_until(lambda: next((n for n in h.notifications() if n["uid"] == 1 and n.get("title") == "Anna"), None), T_LINK)
+        expect(got, f"the watch's store has no fetched uid 1: {h.notifications()}")
+        expect(got.get("message") == "Lunch at 1?", f"message {got.get('message')!r}")
+        diag(f"watch store: {json.dumps(got)}")
+    r_fetch = tap.run("bluetooth: the watch fetched the notification's attributes over the real link", bt_fetch, r_pair)
+
+    def i2c_frame():
+        h = ctx["harness"]
+        st = h.state()
+        if st.get("display") != "on":
+            Sim.press("BTN_BACK")  # wake the display; back on the idle clock does nothing else
+            time.sleep(2)
+        time.sleep(2)  # let a pending render reach the bus
+        snap = h.snapshot_pbm()
+        writes = BusTrace().writes()
+        expect(writes, "no SMBus writes to 0x3c in the kernel trace")
+        dec = SSD1306Decoder(width=len(snap[0]), pages=len(snap) // 8)
+        dec.feed(writes)
+        diag(f"{len(writes)} SMBus block writes, {dec.data_bytes} display data bytes on i2c-{I2C_BUS}")
+        expect(dec.data_bytes >= 128, "fewer display data bytes than one page")
+        panel = dec.pixels()
+        diff = sum(1 for y in range(len(snap)) for x in range(len(snap[0])) if snap[y][x] != panel[y][x])
+        lit = sum(map(sum, snap))
+        expect(lit > 0, "the screen is blank")
+        expect(diff == 0, f"the panel RAM rebuilt from the bus differs from the watch's screen in {diff} pixels")
+        # What i2c-stub itself shows: its registers hold the last block of each kind.
+        dump = sh(f"i2cdump -y {I2C_BUS} 0x3c i").stdout
+        last_data = next((d for c, d in reversed(writes) if c == 0x40), None)
+        row4 = re.search(r"^40: ((?:[0-9a-f]{2} ){16})", dump, re.M)
+        expect(row4 and last_data, f"i2cdump:\n{dump}")
+        stub = [int(b, 16) for b in row4.group(1).split()]
+        expect(stub == last_data[:16], f"stub registers 0x40.. {stub} != last data block {last_data[:16]}")
+        diag(f"screen has {lit} lit pixels; i2cdump registers 0x40..0x4f match the last data block")
+    tap.run("i2c: the frame on the bus (kernel smbus trace, decoded as SSD1306) is exactly the watch's screen", i2c_frame, r_fetch)
+
+    def bounced_press():
+        watch, phone, h = ctx["watch"], ctx["phone"], ctx["harness"]
+        mark = phone.mark()
+        phone.send('add uid=2 category=incomingCall title="Mum"')
+        expect(wait_until(lambda: h.state()["screen"] == "incomingCall", T_LINK), f"no call screen: {h.state()}")
+        time.sleep(1)
+        Sim.press("BTN_POSITIVE", hold=0.2, bounces=4)
+        m = phone.wait_for(r"^ACTION uid=2 action=(\w+)", T_LINK, since=mark)
+        expect(m, f"no Perform Notification Action at the phone\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+        expect(m.group(1) == "positive", f"action {m.group(1)}")
+        time.sleep(3)  # a second (bounce) press would have been sent by now
+        actions = phone.matches(r"^ACTION ", since=mark)
+        expect(len(actions) == 1, f"{len(actions)} actions for one bounced press: {actions}")
+    r_press = tap.run("gpio: a bounced positive press is one press, and the positive action reaches the phone", bounced_press, r_fetch)
+
+    def ensure_idle():
+        h = ctx["harness"]
+        for _ in range(4):
+            st = h.state()
+            if st["display"] != "on":
+                Sim.press("BTN_BACK"); time.sleep(1.5); continue
+            if st["screen"] in ("idleClock",):
+                return
+            Sim.press("BTN_BACK"); time.sleep(1.5)
+        expect(h.state()["screen"] == "idleClock", f"cannot get back to the idle clock: {h.state()}")
+
+    def open_selected():
+        """positive press in the list opens the selected notification: its uid."""
+        h = ctx["harness"]
+        Sim.press("BTN_POSITIVE")
+        st = wait_until(lambda: (lambda s: s if s["screen"] == "detail" else None)(h.state()), T_SHORT)
+        expect(st, f"a press in the list did not open a notification: {h.state()}")
+        uid = st["uid"]
+        Sim.press("BTN_BACK")
+        expect(wait_until(lambda: h.state()["screen"] == "list", T_SHORT), f"back did not return to the list: {h.state()}")
+        return uid
+
+    def gestures():
+        watch, phone, h = ctx["watch"], ctx["phone"], ctx["harness"]
+        for uid, title in ((3, "Ben"), (4, "Cleo")):
+            phone.send(f'add uid={uid} category=email title="{title}" message="hello"')
+        expect(wait_until(lambda: len(h.notifications()) >= 3, T_LINK), f"store: {h.notifications()}")
+        time.sleep(2)
+        ensure_idle()
+        Sim.press("BTN_SELECT")
+        expect(wait_until(lambda: h.state()["screen"] == "list", T_SHORT), f"select did not open the list: {h.state()}")
+        a = open_selected()
+        Sim.press("BTN_POSITIVE", hold=1.5)  # long press (board: 600 ms) moves the selection down
+        time.sleep(1)
+        b = open_selected()
+        expect(b != a, f"after a long press the same notification ({a}) opens: the long press was not recognised")
+        Sim.press("BTN_POSITIVE", hold=0.08); time.sleep(0.1); Sim.press("BTN_POSITIVE", hold=0.08)  # double press moves up
+        time.sleep(1.5)
+        c = open_selected()
+        expect(c == a, f"after a double press uid {c} opens, expected {a} (two single presses?)")
+        diag(f"list: press opens {a}; long press then press opens {b}; double press then press opens {c}")
+        ensure_idle()
+    tap.run("gpio: long press and double press are recognised with the board's timings (list navigation)", gestures, r_press)
+
+    def motor_pattern():
+        watch, phone, h = ctx["watch"], ctx["phone"], ctx["harness"]
+        mh = Harness()
+        mh.motor_stream()
+        expect(Sim.value("MOTOR") == 0, "motor line high before the notification")
+        with MotorSampler() as s:
+            phone.send('add uid=5 category=social title="Dana" message="Important!" flags=important')
+            events = mh.motor_events(20)
+            time.sleep(2)
+        mh.close()
+        on = [e for e in events if e[0] == "on"]
+        expect(on, f"no motor events from the harness; sampled line: {s.transitions}")
+        expect(s.pulses() == len(on), f"the line pulsed {s.pulses()} times, the daemon reported {len(on)} motor-on events")
+        expect(Sim.value("MOTOR") == 0, "the motor line is still high after the pattern")
+        diag(f"Important pattern: {len(on)} pulse(s) on the line; events {events}")
+    tap.run("gpio: the motor line goes high in the Important pattern and is low after it", motor_pattern, r_fetch)
+
+    def sigterm_mid_ring():
+        watch, phone, h = ctx["watch"], ctx["phone"], ctx["harness"]
+        phone.send('add uid=6 category=incomingCall title="Eve"')
+        expect(wait_until(lambda: Sim.value("MOTOR") == 1, T_LINK, interval=0.005), "the call never switched the motor on")
+        watch.signal(signal.SIGTERM)
+        rc = watch.wait_exit(T_LINK)
+        expect(rc is not None, "the daemon did not exit after SIGTERM")
+        expect(Sim.value("MOTOR") == 0, "motor line still high after SIGTERM")
+        used, consumer = Sim.consumer("MOTOR")
+        diag(f"exit {rc}; motor line {'held by ' + consumer if used else 'released'}, level 0")
+        expect(rc == 0, f"exit status {rc} after SIGTERM")
+    r_term = tap.run("gpio: SIGTERM in the middle of a ring leaves the motor line low", sigterm_mid_ring, r_fetch)
+
+    def reconnect():
+        phone = ctx["phone"]
+        mark = phone.mark()
+        expect(phone.wait_for(r"^DISCONNECTED", T_LINK), f"the phone did not notice the watch going away:\n{phone.tail()}")
+        ctx["watch"] = watch = start_daemon("watch-restarted")
+        ctx["harness"] = Harness()
+        expect(phone.wait_for(r"^CONNECTED", T_LINK, since=mark), f"no reconnection\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+        expect(phone.wait_for(r"^SESSION started", T_PAIR, since=mark), f"no ANCS session after reconnecting\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+        expect(not phone.matches(r"^PAIRING", since=mark), "the phone was asked to pair again")
+        expect(phone.matches(r"^SECURITY level=[2-9]", since=mark), "the reconnected link is not encrypted")
+        diag("reconnected and encrypted with the stored keys; no pairing request")
+    r_again = tap.run("bluetooth: after a restart the watch reconnects with the stored bond (no pairing)", reconnect, r_pair, r_term)
+
+    def kill9_mid_ring():
+        watch, phone = ctx["watch"], ctx["phone"]
+        phone.send('add uid=7 category=incomingCall title="Finn"')
+        expect(wait_until(lambda: Sim.value("MOTOR") == 1, T_LINK, interval=0.005), "the call never switched the motor on")
+        watch.signal(signal.SIGKILL)
+        watch.wait_exit(T_SHORT)
+        used, consumer = wait_until(lambda: (lambda c: c if c[0] is False else None)(Sim.consumer("MOTOR")), T_SHORT) or Sim.consumer("MOTOR")
+        expect(used is False, f"motor line still requested ({consumer}) after kill -9")
+        # gpio-sim puts a released line at its pull (pull-down here); a real
+        # SoC pin keeps driving its last level: see docs/testing-vm.md.
+        diag(f"after kill -9: line released, sim level {Sim.value('MOTOR')} (gpio-sim's pull-down; real pins keep the last level)")
+    tap.run("gpio: after kill -9 the motor line is released", kill9_mid_ring, r_again)
+
+    for p in ("watch", "phone"):
+        if p in ctx:
+            ctx[p].stop()
+    print(f"{tap.passed} passed, {tap.failed} failed", flush=True)
+    with open(os.path.join(OUT, "results.tap"), "w") as f:
+        for n, ok, name, why in tap.results:
+            f.write(f"{'ok' if ok else 'not ok'} {n} - {name}\n")
+        f.write(f"{tap.passed} passed, {tap.failed} failed\n")
+    return 0 if tap.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The real-kernel tests: install what they need, build the gpio-sim module
+# and the binaries, boot ONE VM (qemu via virtme-ng, Debian's 6.1 kernel,
+# the host's filesystem shared read-only) and run every test inside it.
+# Exit status: 0 all passed (or qemu cannot run at all here: SKIPPED),
+# 1 a test failed, 2 the test bed itself failed.
+#
+# Environment:
+#   WRISTCORE_VM_SCRATCH  swift --scratch-path for the binaries (default: .build)
+#   WRISTCORE_VM_OUT      where results go (default: ~/.cache/wristcore-vm/last-run)
+#   WRISTCORE_VM_TIMEOUT  seconds before the VM is stopped (default: 2400)
+#   WRISTCORE_VM_KERNEL   the kernel version to boot (default: newest 6.1 with headers)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+SCRATCH="${WRISTCORE_VM_SCRATCH:-$REPO_DIR/.build}"
+OUT="${WRISTCORE_VM_OUT:-$VM_CACHE/last-run}"
+TIMEOUT="${WRISTCORE_VM_TIMEOUT:-2400}"
+
+skip_loudly() {
+    cat <<BANNER
+################################################################################
+##  SKIPPED: real-kernel VM tests (Bluetooth / I2C / GPIO)
+##  $1
+##  Nothing was tested against the real kernel on this machine.
+################################################################################
+BANNER
+    exit 0
+}
+
+# 1. packages (idempotent)
+"$VM_DIR/install.sh" || { vm_log "install failed"; exit 2; }
+export PATH="$PATH:/usr/local/bin:$HOME/.local/bin"
+
+# qemu must be able to run at all; KVM is optional (TCG is slower but works).
+command -v qemu-system-x86_64 >/dev/null || skip_loudly "qemu-system-x86_64 is not installed and could not be installed"
+qemu-system-x86_64 -machine none -display none -S -monitor none -serial none -nodefaults \
+    -daemonize -pidfile /tmp/wristcore-vm-qemu-probe.pid >/dev/null 2>&1 \
+    && kill "$(cat /tmp/wristcore-vm-qemu-probe.pid)" 2>/dev/null
+probe=$?
+rm -f /tmp/wristcore-vm-qemu-probe.pid
+[ "$probe" = 0 ] || skip_loudly "qemu-system-x86_64 cannot start on this machine"
+KVM_FLAG="--disable-kvm"
+if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then KVM_FLAG=""; fi
+
+# 2. the gpio-sim module for the VM kernel (cached)
+kver="$(vm_kernel_version)" || { vm_log "no VM kernel"; exit 2; }
+ko="$("$VM_DIR/build-gpio-sim.sh")" || { vm_log "gpio-sim module build failed"; exit 2; }
+
+# 3. the binaries (debug build: the tests need no speed, and it is what `make test` built)
+vm_log "building wristcore and wristcore-vm-phone (scratch path $SCRATCH)"
+for product in wristcore wristcore-vm-phone; do
+    (cd "$REPO_DIR" && swift build --scratch-path "$SCRATCH" --product "$product" 2>&1 | tail -3) \
+        || { vm_log "swift build --product $product failed"; exit 2; }
+done
+bindir="$(cd "$REPO_DIR" && swift build --scratch-path "$SCRATCH" --show-bin-path)"
+[ -x "$bindir/wristcore" ] && [ -x "$bindir/wristcore-vm-phone" ] || { vm_log "binaries missing in $bindir"; exit 2; }
+
+# 4. one boot for every test
+rm -rf "$OUT"; mkdir -p "$OUT"
+vm_log "booting $kver (${KVM_FLAG:-KVM}) — results in $OUT"
+SECONDS=0
+timeout -k 10 "$TIMEOUT" vng --run "/boot/vmlinuz-$kver" $KVM_FLAG --cpus 2 --memory 2G \
+    --rwdir "$OUT" --cwd "$REPO_DIR" \
+    --exec "$VM_DIR/guest/main.sh $OUT $ko $bindir/wristcore $bindir/wristcore-vm-phone" \
+    >"$OUT/console.log" 2>&1
+vng_rc=$?
+total=$SECONDS
+
+# 5. report
+echo "== real-kernel VM tests ($kver, ${KVM_FLAG:+TCG, no KVM}${KVM_FLAG:-KVM})"
+cat "$OUT/vm-info" 2>/dev/null
+[ -f "$OUT/tests.log" ] && grep -E '^(ok|not ok) |^# |passed, .* failed' "$OUT/tests.log"
+echo "== VM total time: ${total} s (boot + set-up + tests; vng exit $vng_rc)"
+if [ ! -f "$OUT/rc" ]; then
+    echo "== the VM did not finish (timeout ${TIMEOUT}s or crash); last console lines:"
+    tail -30 "$OUT/console.log"
+    exit 2
+fi
+rc="$(cat "$OUT/rc")"
+[ "$rc" = 0 ] && echo "== all real-kernel tests passed" || echo "== real-kernel tests FAILED (logs: $OUT)"
+[ "$rc" = 0 ]
