@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "wristcore",
             dependencies: [
-                "WristCore",
+                "WristCore", "LinuxHAL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

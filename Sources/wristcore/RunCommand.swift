@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import LinuxHAL
 import WristCore
 
 struct RunCommand: ParsableCommand {
@@ -72,28 +73,87 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Show WristCore working with no hardware: a simulated iPhone plays a scenario.",
         discussion: """
-            Runs the watch on the simulated board. The scripted iPhone, the terminal \
-            rendering of the OLED and the keyboard buttons arrive with the demo issue; \
-            until then this runs the daemon on simulated hardware (like 'run --board sim').
+            The watch runs on simulated hardware; a simulated iPhone plays a scenario \
+            (messages in several languages, an Important message, an incoming call, a \
+            missed call, a calendar alert and mail); the OLED is drawn in the terminal and \
+            keys press the buttons:
+
+              → y Enter   positive (Answer, open)      ← n Backspace   negative (Decline, Clear)
+              ↑ ↓         up / down                    space           select
+              Esc b       back                         q Ctrl-C        quit
+
+            The panel is drawn with half blocks when the terminal is wide enough, braille \
+            dots in a plain 80x24 terminal, ASCII when the terminal is not UTF-8. The \
+            terminal is restored on exit and on Ctrl-C.
+
+            Without a terminal (CI), give --frames N: N frames of 100 ms of watch time are \
+            rendered with a stepped clock, the same on every run; --png DIR writes each \
+            frame as a PNG.
 
             Examples:
               wristcore demo
-              wristcore demo --duration 5
+              wristcore demo --speed 2 --board Boards/rpi-zero2w.json
+              wristcore demo --frames 200 --png out/
+              wristcore demo --scenario Scenarios/calls.scenario
+
+            Scenario files: docs/demo.md.
             """
     )
 
+    @Option(name: .long, help: ArgumentHelp("A scenario file, or the name of a shipped one (default: default).", valueName: "file"))
+    var scenario: String?
+
+    @Option(name: .long, help: ArgumentHelp("Play the scenario this many times faster (0.1-20).", valueName: "factor"))
+    var speed: Double = 1
+
+    @Option(name: .long, help: ArgumentHelp("Write every frame as a PNG into this directory.", valueName: "dir"))
+    var png: String?
+
+    @Option(name: .long, help: ArgumentHelp("Render this many frames (100 ms of watch time each) without a terminal, then stop.", valueName: "n"))
+    var frames: Int?
+
     @Option(name: .long, help: ArgumentHelp("A board file whose display geometry to use (default: sim).", valueName: "file|sim"))
     var board: String = "sim"
+
+    @Option(name: .long, help: ArgumentHelp("Force a drawing style: blocks, braille or ascii.", valueName: "style"))
+    var style: String?
 
     @Option(name: .long, help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
     var duration: Double?
 
     @OptionGroup var global: GlobalOptions
 
+    func validate() throws {
+        if !(speed >= 0.1 && speed <= 20) { throw ValidationError("--speed must be between 0.1 and 20") }
+        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
+        if let style, TerminalPanel.Style(rawValue: style) == nil {
+            throw ValidationError("--style must be one of: \(TerminalPanel.Style.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
     func run() throws {
         global.bootstrapLogging()
-        var loaded = try BoardLoader.load(argument: board)
-        loaded.simulated = true  // the demo never opens devices, whatever the geometry source
-        try WatchDaemon(board: loaded, logger: Logger(label: "wristcore.demo"), duration: duration).run()
+        let loaded = try BoardLoader.load(argument: board)
+        var options = DemoRunner.Options(scenario: try DemoScenario.load(scenario))
+        options.speed = speed
+        options.pngDirectory = png
+        options.style = style.flatMap(TerminalPanel.Style.init(rawValue:))
+        options.duration = duration.map { .milliseconds(Int64($0 * 1000)) }
+        let runner = DemoRunner(board: loaded, options: options, logger: Logger(label: "wristcore.demo"))
+        if let frames {
+            return try runner.runHeadless(frames: frames)
+        }
+        guard let terminal = Terminal() else {
+            if png != nil {
+                // No terminal but PNGs wanted: the whole scenario, headless.
+                let n = Int(options.scenario.scaled(by: speed).length.nanosecondsClamped / DemoRunner.frameInterval.nanosecondsClamped) + 10
+                return try runner.runHeadless(frames: n)
+            }
+            throw WristCoreFailure(
+                "the demo draws in a terminal, and this is not one; for CI use --frames N (and --png DIR to keep the frames)",
+                exitCode: WristCoreExit.usageOrConfiguration)
+        }
+        try runner.runInteractive(terminal: terminal)
     }
 }

@@ -1,5 +1,6 @@
 import HAL
 import Input
+import LinuxHAL
 import Logging
 import RunLoop
 
@@ -40,6 +41,10 @@ public final class WatchButtons {
         for i in buttons.indices {
             guard let line = buttons[i].line, line.pollDescriptor >= 0 else { continue }
             let recognizer = buttons[i].recognizer
+            // With libgpiod v2 the kernel may debounce; then software does not add its delay.
+            recognizer.kernelDebounceActive = (line as? GPIOButtonLine)?.kernelDebounce ?? false
+            // A button already held at start-up is not a press when released.
+            recognizer.reset(level: (try? line.isActive()) ?? false)
             let role = buttons[i].role
             buttons[i].source = try loop.addSource(fd: line.pollDescriptor, events: .readable) { [logger] _ in
                 do {

@@ -334,6 +334,8 @@ public final class WatchController {
                 break
             }
         }
+        // Looking at the list reads it.
+        if case .list = screen { unread = 0 }
         requestRender()
     }
 

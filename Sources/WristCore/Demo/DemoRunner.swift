@@ -1,0 +1,228 @@
+import Foundation
+import HAL
+import LinuxHAL
+import Logging
+import RunLoop
+import Screens
+import Simulator
+
+/// `wristcore demo`: the watch on simulated hardware, a simulated iPhone
+/// playing a scenario, the OLED drawn in the terminal, keys for buttons.
+///
+/// Two ways to run:
+/// - interactive (a terminal): real time, raw keys, redrawn in place; the
+///   terminal is restored on exit and on Ctrl-C;
+/// - headless (`--frames N`, or `--png DIR` without a terminal): a manual
+///   clock steps 100 ms of watch time a frame, so the frames are the same on
+///   every run (the tests compare some with golden images).
+public final class DemoRunner {
+    public struct Options {
+        public var scenario: DemoScenario
+        public var speed: Double = 1
+        public var pngDirectory: String?
+        public var frames: Int?
+        public var style: TerminalPanel.Style?
+        public var duration: Duration?
+        public init(scenario: DemoScenario) { self.scenario = scenario }
+    }
+
+    /// Watch time per headless frame.
+    public static let frameInterval = Duration.milliseconds(100)
+
+    let board: Board
+    let options: Options
+    let logger: Logger
+    /// Called with each headless frame (tests).
+    public var frameHandler: ((Int, MonoImage) -> Void)?
+
+    public init(board: Board, options: Options, logger: Logger) {
+        var b = board
+        b.simulated = true  // the demo never opens devices, whatever the geometry source
+        self.board = b
+        self.options = options
+        self.logger = logger
+    }
+
+    /// The time the watch shows before the simulated phone sends its own:
+    /// the same as the phone's, so every frame is reproducible.
+    static let demoTime = WallClockTime(year: 2024, month: 5, day: 1, hour: 12, minute: 0, second: 0, weekday: 3)
+
+    private func makeDaemon() -> WatchDaemon {
+        var o = WatchDaemon.Options()
+        o.phoneScript = options.scenario.scaled(by: options.speed).phoneEvents
+        // Awake for the whole show; it still dims and sleeps like a watch after a while.
+        o.settings.dimAfter = .seconds(45)
+        o.settings.offAfter = .seconds(600)
+        return WatchDaemon(board: board, logger: logger, options: o)
+    }
+
+    private func scheduleButtons(_ daemon: WatchDaemon, loop: EventLoop) {
+        for step in options.scenario.scaled(by: options.speed).buttonSteps {
+            loop.schedule(after: step.at) { [weak daemon] in
+                _ = daemon?.buttons?.inject(step.role, active: true)
+                loop.schedule(after: step.hold) { _ = daemon?.buttons?.inject(step.role, active: false) }
+            }
+        }
+    }
+
+    // MARK: - headless
+
+    /// Renders `frames` frames without a terminal.
+    public func runHeadless(frames: Int) throws {
+        var o = options
+        o.frames = frames
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: .manual(clock))
+        let daemon = makeDaemon()
+        var settings = daemon.options.settings
+        settings.systemClock = { DemoRunner.demoTime }
+        let pinned = WatchDaemon(board: board, logger: logger, options: {
+            var d = daemon.options
+            d.settings = settings
+            return d
+        }())
+        try pinned.start(on: loop)
+        defer { pinned.stop() }
+        scheduleButtons(pinned, loop: loop)
+        if let dir = o.pngDirectory { try makeDirectory(dir) }
+        let step = Duration.milliseconds(10)
+        for frame in 0..<frames {
+            // Advance in small steps, letting the socket traffic between the
+            // phone and the watch settle after each.
+            var elapsed = Duration.zero
+            while elapsed < Self.frameInterval {
+                loop.advanceClock(by: step)
+                elapsed += step
+                while try loop.runOnce(timeout: .zero) > 0 {}
+            }
+            let image = pinned.screenImage(pinned.watch!)
+            frameHandler?(frame, image)
+            if let dir = o.pngDirectory { try writePNG(image, dir: dir, frame: frame) }
+        }
+        logger.info("wrote \(frames) frames\(o.pngDirectory.map { " to \($0)" } ?? "")")
+    }
+
+    // MARK: - interactive
+
+    /// Runs in the terminal until 'q', Ctrl-C or `duration`.
+    public func runInteractive(terminal: Terminal) throws {
+        let loop = try EventLoop()
+        try loop.handleTerminationSignals()
+        let daemon = makeDaemon()
+        try daemon.start(on: loop)
+        defer { daemon.stop() }
+        do { try terminal.enterRawMode() } catch { throw WristCoreFailure("terminal: \(error)") }
+        defer { terminal.restore() }
+        loop.onShutdown { terminal.restore() }
+        scheduleButtons(daemon, loop: loop)
+        if let d = options.duration { loop.schedule(after: d) { loop.shutdown() } }
+        if let dir = options.pngDirectory { try makeDirectory(dir) }
+
+        let utf8 = Self.terminalIsUTF8()
+        var lastPress = "—"
+        var lastImage: MonoImage?
+        var lastScreen: [String] = []
+        var frame = 0
+        let started = loop.now
+        let press: (ButtonRole) -> Void = { [weak daemon] role in
+            guard let daemon else { return }
+            _ = daemon.buttons?.inject(role, active: true)
+            loop.schedule(after: .milliseconds(80)) { _ = daemon.buttons?.inject(role, active: false) }
+            lastPress = role.rawValue
+        }
+        var keyBuffer = [UInt8](repeating: 0, count: 64)
+        _ = try loop.addSource(fd: terminal.input, events: .readable) { _ in
+            let n = terminal.readKeys(into: &keyBuffer)
+            guard n > 0 else { return }
+            for key in Self.keys(Array(keyBuffer[0..<n])) {
+                switch key {
+                case .button(let role): press(role)
+                case .quit: loop.shutdown()
+                }
+            }
+        }
+        let redraw = loop.makeTimer { [unowned self] in
+            let image = daemon.screenImage(daemon.watch!)
+            let size = terminal.size
+            let style = self.options.style ?? TerminalPanel.Style.choose(
+                width: image.width, height: image.height, columns: size.columns, rows: size.rows, reservedRows: 3, utf8: utf8)
+            var lines = TerminalPanel.lines(image, style: style)
+            let motorOn = daemon.watch?.motor?.isMotorOn == true
+            let seconds = Double(loop.now.duration(since: started).nanosecondsClamped) / 1e9
+            let motor = motorOn ? (utf8 ? "≋≋ BZZZ ≋≋" : "== BZZZ ==") : "  ·  "
+            lines.append("motor \(motor)   last button: \(lastPress)   \(String(format: "%5.1f", seconds)) s")
+            lines.append(utf8 ? "keys: → y Enter positive   ← n ⌫ negative   ↑ ↓ up/down   space select   Esc b back   q quit"
+                              : "keys: y/Enter positive  n/Backspace negative  arrows up/down  space select  b back  q quit")
+            if lines != lastScreen {
+                lastScreen = lines
+                terminal.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
+            }
+            if let dir = self.options.pngDirectory, image != lastImage {
+                try? self.writePNG(image, dir: dir, frame: frame)
+                frame += 1
+            }
+            lastImage = image
+        }
+        loop.arm(redraw, after: .milliseconds(50), repeating: .milliseconds(50))
+        do { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
+    }
+
+    // MARK: - keys
+
+    enum Key: Equatable { case button(ButtonRole), quit }
+
+    /// Decodes typed bytes (arrow keys are ESC [ A..D).
+    static func keys(_ bytes: [UInt8]) -> [Key] {
+        var out: [Key] = []
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x1B, i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") {
+                switch bytes[i + 2] {
+                case UInt8(ascii: "A"): out.append(.button(.up))
+                case UInt8(ascii: "B"): out.append(.button(.down))
+                case UInt8(ascii: "C"): out.append(.button(.positive))
+                case UInt8(ascii: "D"): out.append(.button(.negative))
+                default: break
+                }
+                i += 3
+                continue
+            }
+            switch b {
+            case 0x1B, UInt8(ascii: "b"): out.append(.button(.back))
+            case 0x0D, 0x0A, UInt8(ascii: "y"), UInt8(ascii: "p"): out.append(.button(.positive))
+            case 0x7F, 0x08, UInt8(ascii: "n"): out.append(.button(.negative))
+            case UInt8(ascii: " "), UInt8(ascii: "s"): out.append(.button(.select))
+            case UInt8(ascii: "k"): out.append(.button(.up))
+            case UInt8(ascii: "j"): out.append(.button(.down))
+            case UInt8(ascii: "q"), UInt8(ascii: "Q"): out.append(.quit)
+            default: break
+            }
+            i += 1
+        }
+        return out
+    }
+
+    static func terminalIsUTF8() -> Bool {
+        let env = ProcessInfo.processInfo.environment
+        let locale = env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LC_CTYPE"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LANG"] ?? ""
+        let l = locale.lowercased()
+        return l.contains("utf-8") || l.contains("utf8")
+    }
+
+    // MARK: - files
+
+    private func makeDirectory(_ dir: String) throws {
+        do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+            throw WristCoreFailure("--png \(dir): cannot create the directory (\(error.localizedDescription))")
+        }
+    }
+
+    private func writePNG(_ image: MonoImage, dir: String, frame: Int) throws {
+        let name = String(format: "frame-%04d.png", frame)
+        let path = dir + "/" + name
+        guard FileManager.default.createFile(atPath: path, contents: Data(image.png(scale: 4))) else {
+            throw WristCoreFailure("--png: cannot write \(path)")
+        }
+    }
+}
