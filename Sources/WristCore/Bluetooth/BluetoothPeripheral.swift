@@ -103,6 +103,8 @@ public final class BluetoothPeripheral {
     private var userRejectedPairing = false
     private var pairingTimer: TimerID!
     private var advertisingPayload: AdvertisingPayload
+    /// An advertising instance was added (so `stop()` removes it).
+    private var advertisingConfigured = false
 
     public init(
         settings: BluetoothSettings, ioCapability: IOCapability, keyStore: BondStore, loop: EventLoop, logger: Logger,
@@ -199,6 +201,7 @@ public final class BluetoothPeripheral {
             stop()
             throw e
         }
+        advertisingConfigured = true
         logger.info("advertising as \"\(settings.name)\" (appearance: watch, soliciting ANCS)")
         state = .advertising
     }
@@ -211,11 +214,12 @@ public final class BluetoothPeripheral {
         listener?.close()
         listener = nil
         removeSecurityWatch()
-        if let controller, let client, client.transport.isOpen {
+        if advertisingConfigured, let controller, let client, client.transport.isOpen {
             var done = false
             controller.stopAdvertising { _ in done = true }
             _ = try? loop.runUntil(timeout: .seconds(1)) { done }
         }
+        advertisingConfigured = false
         client?.close()
         client = nil
         controller = nil
@@ -379,6 +383,13 @@ public final class BluetoothPeripheral {
             }
             link?.securityRequestFailed()
             if keyStore.isBonded(address) && !userRejectedPairing { staleBond(address, type) }
+        case .deviceUnpaired(let address, _):
+            // 'wristcore forget' (or another mgmt client) unpaired it while we run:
+            // drop it from our store too, or our next save would bring it back.
+            if keyStore.isBonded(address) || keyStore.irks.contains(where: { $0.address == address }) {
+                do { try keyStore.remove(address) } catch { logger.error("cannot remove the bond of \(address): \(error)") }
+                logger.info("bond with \(address) removed (unpaired)")
+            }
         case .newSettings(let s):
             logger.debug("hci\(hci) settings: \(s)")
             if !s.contains(.powered), state != .stopped { fail("the adapter was powered off by someone else (is bluetoothd running?)") }
