@@ -325,3 +325,18 @@ import Testing
         #expect(status == .disconnected)
     }
 }
+
+extension PeripheralTests {
+    @Test func disconnectBeforeTheATTChannelStillAdvertisesAgain() throws {
+        let p = makePeripheral()
+        var reasons: [DisconnectReason] = []
+        p.onDisconnected = { reasons.append($0) }
+        try p.start()
+        fake.send(.deviceConnected, phone.wireBytes + [1, 0, 0, 0, 0, 0, 0])
+        fake.send(.deviceDisconnected, phone.wireBytes + [1, DisconnectReason.remoteHost.rawValue])
+        spin(loop) { fake.commands(.addAdvertising).count == 2 }
+        #expect(fake.commands(.addAdvertising).count == 2)
+        #expect(reasons.isEmpty)
+        #expect(p.state == .advertising)
+    }
+}

@@ -321,7 +321,7 @@ public final class BluetoothPeripheral {
         if level >= .encrypted { state = .encrypted(link.peerAddress, level) }
     }
 
-    private func linkWentDown(_ reason: DisconnectReason) {
+    private func linkWentDown(_ reason: DisconnectReason, hadLink: Bool) {
         removeSecurityWatch()
         if pendingPairing != nil {
             pendingPairing = nil
@@ -331,7 +331,7 @@ public final class BluetoothPeripheral {
         link?.securityObserver = nil
         link?.securityRequestStarted = nil
         link = nil
-        onDisconnected?(reason)
+        if hadLink { onDisconnected?(reason) }
         guard let controller, listener != nil else { return }
         controller.startAdvertising(advertisingPayload) { [unowned self] e in
             if let e { self.fail("cannot advertise again: \(e)") } else if self.link == nil { self.state = .advertising }
@@ -348,8 +348,10 @@ public final class BluetoothPeripheral {
             guard type != .bredr else { return }
             logger.info("phone \(address) disconnected: \(reason)")
             if reason == .authenticationFailure, keyStore.isBonded(address), !userRejectedPairing { staleBond(address, type) }
-            // One phone at a time: any LE disconnect is our link's.
-            if link != nil { linkWentDown(reason) }
+            // One phone at a time: any LE disconnect is our link's. Without a
+            // link (the phone dropped before the ATT channel was accepted) the
+            // controller still stopped advertising when it connected: restart it.
+            linkWentDown(reason, hadLink: link != nil)
         case .userConfirmationRequest(let address, let type, let hint, let value):
             if hint == 1 || ioCapability == .noInputNoOutput {
                 // Just Works: nothing to compare; the phone's own dialog is the consent.
