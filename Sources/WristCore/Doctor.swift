@@ -2,10 +2,20 @@ import HAL
 import LinuxHAL
 
 /// `wristcore doctor`: checks a board's devices and the system, one line per
-/// check, each failure with the way to fix it.
+/// check, each failure with the way to fix it. The system is read through
+/// `DoctorSystem`, so tests describe a machine (no Bluetooth, no I2C,
+/// bluetoothd running ...) and assert the exact report.
 public struct Doctor {
     public let board: Board
-    public init(board: Board) { self.board = board }
+    public let system: any DoctorSystem
+    /// Where the bond store lives (`BondStore.defaultDirectory` unless overridden).
+    public let stateDirectory: String
+
+    public init(board: Board, system: any DoctorSystem = LiveDoctorSystem(), stateDirectory: String = BondStore.defaultDirectory) {
+        self.board = board
+        self.system = system
+        self.stateDirectory = stateDirectory
+    }
 
     public struct Report: Sendable {
         public var lines: [String] = []
@@ -26,19 +36,27 @@ public struct Doctor {
         checkI2C(&r)
         checkGPIO(&r)
         checkBluetooth(&r)
+        checkPrivileges(&r)
+        checkStateDirectory(&r)
         return r
     }
+
+    static func hex(_ a: UInt8) -> String { "0x" + String(a, radix: 16, uppercase: true) }
 
     func checkI2C(_ r: inout Report) {
         let d = board.display
         let path = d.devicePath
-        switch SystemProbe.deviceAccess(path) {
+        switch system.deviceAccess(path) {
         case .ok:
-            r.ok("I2C bus \(path) is accessible (display \(d.controller.rawValue) expected at 0x\(String(d.address, radix: 16, uppercase: true)))")
+            if let error = system.probeI2C(path: path, address: d.address) {
+                r.fail("display \(d.controller.rawValue) does not answer at \(Self.hex(d.address)) on \(path): \(error.reason). Check the wiring (SDA, SCL, 3.3 V, GND), that 'i2cdetect -y \(d.bus)' shows it, and the board file's display.address (usually 0x3C or 0x3D)")
+            } else {
+                r.ok("display \(d.controller.rawValue) answers at \(Self.hex(d.address)) on \(path)")
+            }
         case .missing:
             r.fail("I2C bus \(path) does not exist. On a Raspberry Pi enable I2C: 'sudo raspi-config nonint do_i2c 0' (or add 'dtparam=i2c_arm=on' to /boot/firmware/config.txt) and reboot; elsewhere load i2c-dev ('sudo modprobe i2c-dev') and enable the board's I2C overlay. 'ls /dev/i2c-*' lists the buses.")
         case .permissionDenied:
-            r.fail("I2C bus \(path) exists but this user may not open it: 'sudo usermod -aG i2c $USER' and log in again (or add a udev rule giving the i2c group access).")
+            r.fail("I2C bus \(path) exists but this user may not open it: install deploy/99-wristcore.rules (group i2c) and 'sudo usermod -aG i2c $USER', then log in again")
         case .other(let e):
             r.fail("I2C bus \(path): \(e)")
         }
@@ -47,26 +65,15 @@ public struct Doctor {
     func checkGPIO(_ r: inout Report) {
         var lines: [(String, String, LineSelector)] = board.buttons.map { ("\($0.role.rawValue) button", $0.chip, $0.line) }
         if let m = board.motor { lines.append(("motor", m.chip, m.line)) }
-        for (what, chipName, selector) in lines {
-            do {
-                let chip = try GPIOChip(chipName)
-                let offset: Int
-                switch selector {
-                case .offset(let o): offset = o
-                case .name(let n):
-                    guard let o = chip.offset(ofLineNamed: n) else {
-                        r.fail("\(what): chip \(chipName) (\(chip.name), \(chip.label)) has no line named \"\(n)\"; 'gpioinfo \(chip.name)' lists the names")
-                        continue
-                    }
-                    offset = o
-                }
-                let info = try chip.lineInfo(offset)
-                if info.used {
-                    r.fail("\(what): line \(offset) of \(chip.name) (\(chip.label)) is in use by \"\(info.consumer)\"; stop that program or choose a free line ('gpioinfo \(chip.name)')")
-                } else {
-                    r.ok("\(what): line \(offset)\(info.name.isEmpty ? "" : " (\(info.name))") of \(chip.name) (\(chip.label)) is free")
-                }
-            } catch {
+        for (what, chip, selector) in lines {
+            switch system.gpioLine(chip: chip, line: selector) {
+            case .free(let offset, let name, let chipName, let label):
+                r.ok("\(what): line \(offset)\(name.isEmpty ? "" : " (\(name))") of \(chipName) (\(label)) is free")
+            case .used(let offset, let consumer, let chipName, let label):
+                r.fail("\(what): line \(offset) of \(chipName) (\(label)) is in use by \"\(consumer)\"; stop that program or choose a free line ('gpioinfo \(chipName)')")
+            case .noSuchLine(let chipName, let label):
+                r.fail("\(what): chip \(chip) (\(chipName), \(label)) has no line \(selector); 'gpioinfo \(chipName)' lists the lines")
+            case .chipError(let error):
                 r.fail("\(what): \(error)")
             }
         }
@@ -74,18 +81,174 @@ public struct Doctor {
 
     func checkBluetooth(_ r: inout Report) {
         let hci = "hci\(board.bluetooth.hciIndex)"
-        if SystemProbe.exists("/sys/class/bluetooth/\(hci)") {
-            r.ok("Bluetooth adapter \(hci) exists")
-        } else {
+        switch system.bluetoothAdapter(hciIndex: board.bluetooth.hciIndex) {
+        case .noKernelSupport:
+            r.fail("this kernel has no Bluetooth support: 'sudo modprobe bluetooth' (and the adapter's driver, e.g. hci_uart or btusb), or use a kernel built with CONFIG_BT")
+        case .missing:
             r.fail("Bluetooth adapter \(hci) not found: check 'ls /sys/class/bluetooth', that the adapter is not rfkill-blocked ('rfkill unblock bluetooth'), and the board file's bluetooth.hci")
+        case .present(let address, let lowEnergy):
+            if lowEnergy {
+                r.ok("Bluetooth adapter \(hci) (\(address)) supports Low Energy")
+            } else {
+                r.fail("Bluetooth adapter \(hci) (\(address)) does not support Low Energy: use a Bluetooth 4.0+ adapter and set bluetooth.hci in the board file")
+            }
+        case .unknown(let why):
+            if system.exists("/sys/class/bluetooth/\(hci)") {
+                r.warn("Bluetooth adapter \(hci) exists, but its capabilities could not be read (\(why))")
+            } else {
+                r.fail("Bluetooth adapter \(hci) not found (\(why)): check 'ls /sys/class/bluetooth' and the board file's bluetooth.hci")
+            }
         }
-        if SystemProbe.isProcessRunning("bluetoothd") {
-            r.warn("bluetoothd is running and will fight WristCore for the adapter: 'sudo systemctl disable --now bluetooth.service' (or give WristCore's unit Conflicts=bluetooth.service)")
+        if system.isProcessRunning("bluetoothd") {
+            r.fail("bluetoothd is running and holds the Bluetooth adapter: 'sudo systemctl disable --now bluetooth.service' (deploy/wristcore.service has Conflicts=bluetooth.service)")
         } else {
             r.ok("bluetoothd is not running")
         }
-        if !SystemProbe.isRoot {
-            r.warn("not running as root: owning the Bluetooth controller needs CAP_NET_ADMIN and CAP_NET_RAW (run as root or give the binary these capabilities)")
+    }
+
+    /// CAP_NET_ADMIN (12) and CAP_NET_RAW (13) in CapEff.
+    static let neededCapabilities: [(bit: UInt64, name: String)] = [(12, "CAP_NET_ADMIN"), (13, "CAP_NET_RAW")]
+
+    func checkPrivileges(_ r: inout Report) {
+        if system.isRoot {
+            r.ok("running as root")
+            return
         }
+        guard let caps = system.effectiveCapabilities else {
+            r.fail("cannot read this process's capabilities (/proc/self/status CapEff); run as root or through deploy/wristcore.service")
+            return
+        }
+        let missing = Self.neededCapabilities.filter { caps & (1 << $0.bit) == 0 }.map(\.name)
+        if missing.isEmpty {
+            r.ok("capabilities CAP_NET_ADMIN and CAP_NET_RAW are effective")
+        } else {
+            r.fail("missing \(missing.joined(separator: " and ")) (needed to own the Bluetooth controller): run through deploy/wristcore.service (AmbientCapabilities=CAP_NET_ADMIN CAP_NET_RAW), or as root")
+        }
+    }
+
+    func checkStateDirectory(_ r: inout Report) {
+        let dir = stateDirectory
+        if system.exists(dir) {
+            if system.isWritableDirectory(dir) {
+                r.ok("state directory \(dir) is writable")
+            } else {
+                r.fail("state directory \(dir) is not writable by this user: 'sudo install -d -o wristcore -g wristcore -m 700 \(dir)' (deploy/wristcore.service's StateDirectory= does this), or pass --state-dir")
+            }
+        } else {
+            let parent = dir.split(separator: "/").dropLast().joined(separator: "/")
+            let parentPath = "/" + parent
+            if system.isWritableDirectory(parentPath) {
+                r.ok("state directory \(dir) will be created")
+            } else {
+                r.fail("state directory \(dir) does not exist and cannot be created: 'sudo install -d -o wristcore -g wristcore -m 700 \(dir)' (deploy/wristcore.service's StateDirectory= does this), or pass --state-dir")
+            }
+        }
+    }
+}
+
+/// The machine as the doctor sees it.
+public protocol DoctorSystem {
+    func deviceAccess(_ path: String) -> SystemProbe.Access
+    func exists(_ path: String) -> Bool
+    /// nil when a device answered at `address` on the bus at `path`.
+    func probeI2C(path: String, address: UInt8) -> HALError?
+    func gpioLine(chip: String, line: LineSelector) -> GPIOLineStatus
+    func bluetoothAdapter(hciIndex: Int) -> BluetoothAdapterStatus
+    func isProcessRunning(_ command: String) -> Bool
+    var isRoot: Bool { get }
+    /// CapEff from /proc/self/status.
+    var effectiveCapabilities: UInt64? { get }
+    func isWritableDirectory(_ path: String) -> Bool
+}
+
+public enum GPIOLineStatus: Equatable, Sendable {
+    case free(offset: Int, name: String, chip: String, label: String)
+    case used(offset: Int, consumer: String, chip: String, label: String)
+    case noSuchLine(chip: String, label: String)
+    case chipError(HALError)
+}
+
+public enum BluetoothAdapterStatus: Equatable, Sendable {
+    case noKernelSupport
+    case missing
+    case present(address: BluetoothAddress, lowEnergy: Bool)
+    case unknown(String)
+}
+
+/// The real machine: /dev, libgpiod, the mgmt socket, /proc.
+public struct LiveDoctorSystem: DoctorSystem {
+    public init() {}
+
+    public func deviceAccess(_ path: String) -> SystemProbe.Access { SystemProbe.deviceAccess(path) }
+    public func exists(_ path: String) -> Bool { SystemProbe.exists(path) }
+
+    public func probeI2C(path: String, address: UInt8) -> HALError? {
+        do {
+            let device = try I2CDevice(path: path, address: address)
+            defer { device.close() }
+            try device.probe()
+            return nil
+        } catch { return error }
+    }
+
+    public func gpioLine(chip chipName: String, line: LineSelector) -> GPIOLineStatus {
+        do {
+            let chip = try GPIOChip(chipName)
+            let offset: Int
+            switch line {
+            case .offset(let o): offset = o
+            case .name(let n):
+                guard let o = chip.offset(ofLineNamed: n) else { return .noSuchLine(chip: chip.name, label: chip.label) }
+                offset = o
+            }
+            guard offset < chip.lineCount else { return .noSuchLine(chip: chip.name, label: chip.label) }
+            let info = try chip.lineInfo(offset)
+            return info.used
+                ? .used(offset: offset, consumer: info.consumer, chip: chip.name, label: chip.label)
+                : .free(offset: offset, name: info.name, chip: chip.name, label: chip.label)
+        } catch { return .chipError(error) }
+    }
+
+    public func bluetoothAdapter(hciIndex: Int) -> BluetoothAdapterStatus {
+        let socket: BluetoothManagementSocket
+        do { socket = try BluetoothManagementSocket() } catch {
+            return error.errno == 97 /* EAFNOSUPPORT */ ? .noKernelSupport : .unknown(error.description)
+        }
+        defer { socket.close() }
+        do {
+            let (status, reply) = try socket.query(ReadControllerInfo(), index: UInt16(hciIndex))
+            if status == ManagementStatus.invalidIndex.rawValue { return .missing }
+            guard status == 0, let info = reply.withUnsafeBytes({ ControllerInfo.decode($0) }) else {
+                return .unknown("Read Controller Information: \(ManagementStatus(rawValue: status).map { "\($0)" } ?? "status \(status)")")
+            }
+            return .present(address: info.address, lowEnergy: info.supportsLowEnergy)
+        } catch { return .unknown(error.description) }
+    }
+
+    public func isProcessRunning(_ command: String) -> Bool { SystemProbe.isProcessRunning(command) }
+    public var isRoot: Bool { SystemProbe.isRoot }
+
+    public var effectiveCapabilities: UInt64? {
+        guard let bytes = try? AtomicFile.read("/proc/self/status") else { return nil }
+        return Self.capEff(in: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The CapEff mask from /proc/PID/status text.
+    public static func capEff(in status: String) -> UInt64? {
+        for line in status.split(separator: "\n") where line.hasPrefix("CapEff:") {
+            return UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: " \t"), radix: 16)
+        }
+        return nil
+    }
+
+    public func isWritableDirectory(_ path: String) -> Bool { AtomicFile.isWritableDirectory(path) }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: String) -> Substring {
+        var s = self
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return s
     }
 }

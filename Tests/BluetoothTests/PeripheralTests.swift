@@ -280,3 +280,63 @@ import Testing
         #expect(BluetoothPeripheral.ioCapability(for: none) == .noInputNoOutput)
     }
 }
+
+/// The mgmt client alone: ordering, foreign answers, timeouts.
+@Suite struct ManagementClientTests {
+    @Test func oneCommandAtATimeAndTimeoutOnSilence() throws {
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: .manual(clock))
+        let fake = try FakeManagementPeer(loop: loop)
+        fake.silent = [.setBondable]
+        let client = try ManagementClient(transport: fake.watchEnd, loop: loop, commandTimeout: .seconds(5))
+        var results: [(ManagementStatus, [UInt8])] = []
+        client.send(SetControllerSetting.bondable(true), index: 0) { results.append(($0, $1)) }
+        client.send(SetControllerSetting.powered(true), index: 0) { results.append(($0, $1)) }
+        spin(loop) { fake.commands.count == 1 }
+        _ = try loop.runOnce(timeout: .milliseconds(100))
+        #expect(fake.commands.count == 1)  // the second waits for the first
+        // An answer to someone else's command is ignored.
+        fake.send(.commandComplete, [0x05, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00])
+        _ = try loop.runOnce(timeout: .milliseconds(100))
+        #expect(results.isEmpty)
+        loop.advanceClock(by: .seconds(5))
+        #expect(results.first?.0 == .timeout)
+        spin(loop) { results.count == 2 }
+        #expect(results[1].0 == .success && results[1].1 == [0x81, 0x00, 0x00, 0x00])  // powered + the fake's BR/EDR
+        #expect(fake.opcodes == [ManagementOpcode.setBondable.rawValue, ManagementOpcode.setPowered.rawValue])
+    }
+
+    @Test func eventsGoToTheHandlerAndClosingFailsPendingCommands() throws {
+        let loop = try EventLoop(clock: .manual(ManualClock()))
+        let fake = try FakeManagementPeer(loop: loop)
+        fake.silent = [.setPowered]
+        let client = try ManagementClient(transport: fake.watchEnd, loop: loop)
+        var events: [(UInt16, ManagementEvent)] = []
+        client.eventHandler = { events.append(($0, $1)) }
+        var closed = false
+        client.closedHandler = { _ in closed = true }
+        var status: ManagementStatus?
+        client.send(SetControllerSetting.powered(true), index: 0) { s, _ in status = s }
+        fake.send(.newSettings, [0x01, 0x02, 0x00, 0x00], index: 3)
+        spin(loop) { !events.isEmpty }
+        #expect(events.first?.0 == 3 && events.first?.1 == .newSettings([.powered, .lowEnergy]))
+        fake.end.close()
+        spin(loop) { closed }
+        #expect(status == .disconnected)
+    }
+}
+
+extension PeripheralTests {
+    @Test func disconnectBeforeTheATTChannelStillAdvertisesAgain() throws {
+        let p = makePeripheral()
+        var reasons: [DisconnectReason] = []
+        p.onDisconnected = { reasons.append($0) }
+        try p.start()
+        fake.send(.deviceConnected, phone.wireBytes + [1, 0, 0, 0, 0, 0, 0])
+        fake.send(.deviceDisconnected, phone.wireBytes + [1, DisconnectReason.remoteHost.rawValue])
+        spin(loop) { fake.commands(.addAdvertising).count == 2 }
+        #expect(fake.commands(.addAdvertising).count == 2)
+        #expect(reasons.isEmpty)
+        #expect(p.state == .advertising)
+    }
+}

@@ -168,8 +168,9 @@ final class FakeListener: BluetoothLinkListener {
     }
 
     func acceptLink() throws(HALError) -> (any BluetoothLink)? {
-        var b = [UInt8](repeating: 0, count: 4)
-        let r = try b.withUnsafeMutableBytes { (p) throws(HALError) in try door.receive(into: p) }
+        let b = UnsafeMutableRawBufferPointer.allocate(byteCount: 4, alignment: 1)
+        defer { b.deallocate() }
+        let r = try door.receive(into: b)
         guard case .packet = r, !queue.isEmpty else { return nil }
         return queue.removeFirst()
     }

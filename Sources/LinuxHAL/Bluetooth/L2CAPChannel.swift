@@ -61,7 +61,10 @@ public final class L2CAPChannel: PacketChannel, LinkSecurityControl {
 
     public func send(_ message: UnsafeRawBufferPointer) throws(HALError) -> PacketSendResult {
         do { return try link.send(message) } catch {
-            // A link that went down while we sent: report it as closed on the next receive.
+            // l2cap_sock_sendmsg() answers ENOTCONN while the socket is in
+            // BT_CONFIG (security pending): that is "wait for writable", which
+            // comes when SMP finishes. A link that really went down hangs up,
+            // and the next receive reports it closed.
             if error.errno == ENOTCONN || error.errno == ECONNRESET || error.errno == EPIPE { return .wouldBlock }
             throw error
         }

@@ -103,6 +103,8 @@ public final class BluetoothPeripheral {
     private var userRejectedPairing = false
     private var pairingTimer: TimerID!
     private var advertisingPayload: AdvertisingPayload
+    /// An advertising instance was added (so `stop()` removes it).
+    private var advertisingConfigured = false
 
     public init(
         settings: BluetoothSettings, ioCapability: IOCapability, keyStore: BondStore, loop: EventLoop, logger: Logger,
@@ -199,6 +201,7 @@ public final class BluetoothPeripheral {
             stop()
             throw e
         }
+        advertisingConfigured = true
         logger.info("advertising as \"\(settings.name)\" (appearance: watch, soliciting ANCS)")
         state = .advertising
     }
@@ -211,11 +214,12 @@ public final class BluetoothPeripheral {
         listener?.close()
         listener = nil
         removeSecurityWatch()
-        if let controller, let client, client.transport.isOpen {
+        if advertisingConfigured, let controller, let client, client.transport.isOpen {
             var done = false
             controller.stopAdvertising { _ in done = true }
             _ = try? loop.runUntil(timeout: .seconds(1)) { done }
         }
+        advertisingConfigured = false
         client?.close()
         client = nil
         controller = nil
@@ -317,7 +321,7 @@ public final class BluetoothPeripheral {
         if level >= .encrypted { state = .encrypted(link.peerAddress, level) }
     }
 
-    private func linkWentDown(_ reason: DisconnectReason) {
+    private func linkWentDown(_ reason: DisconnectReason, hadLink: Bool) {
         removeSecurityWatch()
         if pendingPairing != nil {
             pendingPairing = nil
@@ -327,7 +331,7 @@ public final class BluetoothPeripheral {
         link?.securityObserver = nil
         link?.securityRequestStarted = nil
         link = nil
-        onDisconnected?(reason)
+        if hadLink { onDisconnected?(reason) }
         guard let controller, listener != nil else { return }
         controller.startAdvertising(advertisingPayload) { [unowned self] e in
             if let e { self.fail("cannot advertise again: \(e)") } else if self.link == nil { self.state = .advertising }
@@ -344,8 +348,10 @@ public final class BluetoothPeripheral {
             guard type != .bredr else { return }
             logger.info("phone \(address) disconnected: \(reason)")
             if reason == .authenticationFailure, keyStore.isBonded(address), !userRejectedPairing { staleBond(address, type) }
-            // One phone at a time: any LE disconnect is our link's.
-            if link != nil { linkWentDown(reason) }
+            // One phone at a time: any LE disconnect is our link's. Without a
+            // link (the phone dropped before the ATT channel was accepted) the
+            // controller still stopped advertising when it connected: restart it.
+            linkWentDown(reason, hadLink: link != nil)
         case .userConfirmationRequest(let address, let type, let hint, let value):
             if hint == 1 || ioCapability == .noInputNoOutput {
                 // Just Works: nothing to compare; the phone's own dialog is the consent.
@@ -379,6 +385,13 @@ public final class BluetoothPeripheral {
             }
             link?.securityRequestFailed()
             if keyStore.isBonded(address) && !userRejectedPairing { staleBond(address, type) }
+        case .deviceUnpaired(let address, _):
+            // 'wristcore forget' (or another mgmt client) unpaired it while we run:
+            // drop it from our store too, or our next save would bring it back.
+            if keyStore.isBonded(address) || keyStore.irks.contains(where: { $0.address == address }) {
+                do { try keyStore.remove(address) } catch { logger.error("cannot remove the bond of \(address): \(error)") }
+                logger.info("bond with \(address) removed (unpaired)")
+            }
         case .newSettings(let s):
             logger.debug("hci\(hci) settings: \(s)")
             if !s.contains(.powered), state != .stopped { fail("the adapter was powered off by someone else (is bluetoothd running?)") }

@@ -1,0 +1,138 @@
+import HAL
+import LinuxHAL
+import Testing
+@testable import WristCore
+
+/// A machine described by the test.
+final class FakeDoctorSystem: DoctorSystem {
+    var devices: [String: SystemProbe.Access] = ["/dev/i2c-1": .ok]
+    var displayError: HALError?
+    var lines: [String: GPIOLineStatus] = [:]
+    var adapter: BluetoothAdapterStatus = .present(address: BluetoothAddress("B8:27:EB:00:00:01")!, lowEnergy: true)
+    var processes: Set<String> = []
+    var isRoot = false
+    var effectiveCapabilities: UInt64? = (1 << 12) | (1 << 13)
+    var writable: Set<String> = ["/var/lib/wristcore"]
+    var paths: Set<String> = ["/var/lib/wristcore"]
+
+    func deviceAccess(_ path: String) -> SystemProbe.Access { devices[path] ?? .missing }
+    func exists(_ path: String) -> Bool { paths.contains(path) || devices[path] != nil }
+    func probeI2C(path: String, address: UInt8) -> HALError? { displayError }
+    func gpioLine(chip: String, line: LineSelector) -> GPIOLineStatus {
+        lines["\(chip):\(line)"] ?? {
+            if case .offset(let o) = line { return .free(offset: o, name: "GPIO\(o)", chip: "gpiochip0", label: "pinctrl-bcm2835") }
+            return .noSuchLine(chip: "gpiochip0", label: "pinctrl-bcm2835")
+        }()
+    }
+    func bluetoothAdapter(hciIndex: Int) -> BluetoothAdapterStatus { adapter }
+    func isProcessRunning(_ command: String) -> Bool { processes.contains(command) }
+    func isWritableDirectory(_ path: String) -> Bool { writable.contains(path) }
+}
+
+@Suite struct DoctorTests {
+    let board = Board(
+        name: "Test board", simulated: false,
+        display: DisplayWiring(controller: .ssd1306, bus: 1, address: 0x3C, width: 128, height: 64, columnOffset: 0,
+                               rotation: 0, contrast: 0x7F, flip: false),
+        buttons: [
+            ButtonWiring(role: .positive, chip: "gpiochip0", line: .offset(17), activeLow: true, bias: .pullUp),
+            ButtonWiring(role: .negative, chip: "gpiochip0", line: .offset(27), activeLow: true, bias: .pullUp),
+        ],
+        motor: MotorWiring(chip: "gpiochip0", line: .offset(22), activeLow: false),
+        input: .defaults, bluetooth: .defaults, source: "Boards/test.json")
+
+    static let healthy = [
+        "ok    board Boards/test.json: Test board",
+        "ok    display ssd1306 answers at 0x3C on /dev/i2c-1",
+        "ok    positive button: line 17 (GPIO17) of gpiochip0 (pinctrl-bcm2835) is free",
+        "ok    negative button: line 27 (GPIO27) of gpiochip0 (pinctrl-bcm2835) is free",
+        "ok    motor: line 22 (GPIO22) of gpiochip0 (pinctrl-bcm2835) is free",
+        "ok    Bluetooth adapter hci0 (B8:27:EB:00:00:01) supports Low Energy",
+        "ok    bluetoothd is not running",
+        "ok    capabilities CAP_NET_ADMIN and CAP_NET_RAW are effective",
+        "ok    state directory /var/lib/wristcore is writable",
+    ]
+
+    @Test func healthyMachinePasses() {
+        let report = Doctor(board: board, system: FakeDoctorSystem()).check()
+        #expect(report.lines == Self.healthy)
+        #expect(!report.failed)
+    }
+
+    @Test func machineWithoutBluetooth() {
+        let system = FakeDoctorSystem()
+        system.adapter = .noKernelSupport
+        var report = Doctor(board: board, system: system).check()
+        #expect(report.lines[5] == "FAIL  this kernel has no Bluetooth support: 'sudo modprobe bluetooth' (and the adapter's driver, e.g. hci_uart or btusb), or use a kernel built with CONFIG_BT")
+        #expect(report.failureCount == 1)
+        #expect(Array(report.lines[6...]) == Array(Self.healthy[6...]))
+
+        system.adapter = .missing
+        report = Doctor(board: board, system: system).check()
+        #expect(report.lines[5] == "FAIL  Bluetooth adapter hci0 not found: check 'ls /sys/class/bluetooth', that the adapter is not rfkill-blocked ('rfkill unblock bluetooth'), and the board file's bluetooth.hci")
+        #expect(report.failureCount == 1)
+
+        system.adapter = .present(address: BluetoothAddress("00:1A:7D:DA:71:13")!, lowEnergy: false)
+        report = Doctor(board: board, system: system).check()
+        #expect(report.lines[5] == "FAIL  Bluetooth adapter hci0 (00:1A:7D:DA:71:13) does not support Low Energy: use a Bluetooth 4.0+ adapter and set bluetooth.hci in the board file")
+    }
+
+    @Test func machineWithoutI2C() {
+        let system = FakeDoctorSystem()
+        system.devices = [:]
+        let report = Doctor(board: board, system: system).check()
+        #expect(report.lines[1] == "FAIL  I2C bus /dev/i2c-1 does not exist. On a Raspberry Pi enable I2C: 'sudo raspi-config nonint do_i2c 0' (or add 'dtparam=i2c_arm=on' to /boot/firmware/config.txt) and reboot; elsewhere load i2c-dev ('sudo modprobe i2c-dev') and enable the board's I2C overlay. 'ls /dev/i2c-*' lists the buses.")
+        #expect(report.failureCount == 1)
+        #expect(Array(report.lines[2...]) == Array(Self.healthy[2...]))
+    }
+
+    @Test func displayNotAnswering() {
+        let system = FakeDoctorSystem()
+        system.displayError = HALError(operation: "write to 0x3C on /dev/i2c-1", errno: 121, reason: "Remote I/O error")
+        let report = Doctor(board: board, system: system).check()
+        #expect(report.lines[1] == "FAIL  display ssd1306 does not answer at 0x3C on /dev/i2c-1: Remote I/O error. Check the wiring (SDA, SCL, 3.3 V, GND), that 'i2cdetect -y 1' shows it, and the board file's display.address (usually 0x3C or 0x3D)")
+    }
+
+    @Test func machineWithBluetoothdRunning() {
+        let system = FakeDoctorSystem()
+        system.processes = ["bluetoothd"]
+        let report = Doctor(board: board, system: system).check()
+        #expect(report.lines[6] == "FAIL  bluetoothd is running and holds the Bluetooth adapter: 'sudo systemctl disable --now bluetooth.service' (deploy/wristcore.service has Conflicts=bluetooth.service)")
+        #expect(report.failureCount == 1)
+    }
+
+    @Test func privileges() {
+        let system = FakeDoctorSystem()
+        system.effectiveCapabilities = 1 << 13
+        var report = Doctor(board: board, system: system).check()
+        #expect(report.lines[7] == "FAIL  missing CAP_NET_ADMIN (needed to own the Bluetooth controller): run through deploy/wristcore.service (AmbientCapabilities=CAP_NET_ADMIN CAP_NET_RAW), or as root")
+        system.effectiveCapabilities = 0
+        report = Doctor(board: board, system: system).check()
+        #expect(report.lines[7].hasPrefix("FAIL  missing CAP_NET_ADMIN and CAP_NET_RAW "))
+        system.isRoot = true
+        report = Doctor(board: board, system: system).check()
+        #expect(report.lines[7] == "ok    running as root")
+        #expect(LiveDoctorSystem.capEff(in: "Name:\tx\nCapInh:\t0000000000000000\nCapEff:\t000001fffeffffff\n") == 0x1fffeffffff)
+        #expect(LiveDoctorSystem.capEff(in: "Name:\tx\n") == nil)
+    }
+
+    @Test func gpioLineInUseAndStateDirectory() {
+        let system = FakeDoctorSystem()
+        system.lines["gpiochip0:27"] = .used(offset: 27, consumer: "gpio-keys", chip: "gpiochip0", label: "pinctrl-bcm2835")
+        system.writable = []
+        let report = Doctor(board: board, system: system, stateDirectory: "/var/lib/wristcore").check()
+        #expect(report.lines[3] == "FAIL  negative button: line 27 of gpiochip0 (pinctrl-bcm2835) is in use by \"gpio-keys\"; stop that program or choose a free line ('gpioinfo gpiochip0')")
+        #expect(report.lines[8] == "FAIL  state directory /var/lib/wristcore is not writable by this user: 'sudo install -d -o wristcore -g wristcore -m 700 /var/lib/wristcore' (deploy/wristcore.service's StateDirectory= does this), or pass --state-dir")
+        #expect(report.failureCount == 2)
+
+        system.paths = []
+        system.writable = ["/var/lib"]
+        #expect(Doctor(board: board, system: system).check().lines[8] == "ok    state directory /var/lib/wristcore will be created")
+    }
+
+    @Test func simulatedBoardChecksNothing() throws {
+        let sim = try BoardLoader.load(argument: "sim")
+        let report = Doctor(board: sim, system: FakeDoctorSystem()).check()
+        #expect(report.lines.count == 2 && !report.failed)
+    }
+}
