@@ -46,6 +46,11 @@ struct RunCommand: ParsableCommand {
         help: ArgumentHelp("Serve the harness line protocol (buttons, motor, screen, store) at unix:PATH.", valueName: "unix:path"))
     var harness: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Where Bluetooth bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore).", valueName: "dir"))
+    var stateDir: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -64,6 +69,7 @@ struct RunCommand: ParsableCommand {
         options.duration = duration.map { .milliseconds(Int64($0 * 1000)) }
         options.phoneEndpoint = phone
         options.harnessEndpoint = harness
+        options.stateDirectory = stateDir
         try WatchDaemon(board: loaded, logger: Logger(label: "wristcore"), options: options).run()
     }
 }
