@@ -151,8 +151,8 @@ public final class DemoRunner {
             let seconds = Double(loop.now.duration(since: started).nanosecondsClamped) / 1e9
             let motor = motorOn ? (utf8 ? "≋≋ BZZZ ≋≋" : "== BZZZ ==") : "  ·  "
             lines.append("motor \(motor)   last button: \(lastPress)   \(String(format: "%5.1f", seconds)) s")
-            lines.append(utf8 ? "keys: → y Enter positive   ← n ⌫ negative   ↑ ↓ up/down   space select   Esc b back   q quit"
-                              : "keys: y/Enter positive  n/Backspace negative  arrows up/down  space select  b back  q quit")
+            lines.append(utf8 ? "→/y/Enter positive  ←/n negative  ↑↓ up/down  space select  Esc back  q quit"
+                              : "y/Enter positive  n negative  arrows up/down  space select  b back  q quit")
             if lines != lastScreen {
                 lastScreen = lines
                 terminal.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
