@@ -25,6 +25,8 @@ public final class WatchDaemon {
         /// What the built-in simulated iPhone plays when no phone endpoint is given.
         public var phoneScript: [PhoneEvent]?
         public var settings = WatchSettings()
+        /// Use `settings`' display power timings instead of the board file's.
+        public var keepPowerSettings = false
         /// Where bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore).
         public var stateDirectory: String?
         public init() {}
@@ -168,7 +170,9 @@ public final class WatchDaemon {
             }
         }
         motorLine = line
-        let motor = MotorController(line: line, scheduler: loop, configuration: HapticsConfiguration(), minuteOfDay: {
+        var haptics = HapticsConfiguration()
+        if let q = wiring.quietHours { haptics.quietHours = QuietHours(startMinute: q.start, endMinute: q.end) }
+        let motor = MotorController(line: line, scheduler: loop, configuration: haptics, minuteOfDay: {
             let t = WallClock.system()
             return t.hour * 60 + t.minute
         })
@@ -201,11 +205,32 @@ public final class WatchDaemon {
         do { fonts = try ScreenFonts.standard() } catch {
             throw WristCoreFailure("fonts: \(error) (set WRISTCORE_FONTS to the Fonts/ directory of the source tree)")
         }
-        let renderer = ScreenRenderer(width: framebuffer.width, height: framebuffer.height, fonts: fonts, placement: .standard)
+        let renderer = ScreenRenderer(width: framebuffer.width, height: framebuffer.height, fonts: fonts, placement: buttonPlacement)
         renderer.setWatchName(board.bluetooth.name)
+        var settings = options.settings
+        if !options.keepPowerSettings {
+            settings.dimAfter = d.dimAfter
+            settings.offAfter = d.offAfter
+        }
         return WatchController(
-            loop: loop, logger: logger, settings: options.settings, renderer: renderer, framebuffer: framebuffer,
+            loop: loop, logger: logger, settings: settings, renderer: renderer, framebuffer: framebuffer,
             driver: driver, contrast: d.contrast, motor: motor, policy: VibrationPolicy())
+    }
+
+    /// Call and pairing labels go over the buttons as the board file places them.
+    private var buttonPlacement: ButtonPlacement {
+        func corner(_ p: ButtonPosition?) -> ButtonCorner? {
+            switch p {
+            case .topLeft: .topLeft
+            case .topRight: .topRight
+            case .bottomLeft: .bottomLeft
+            case .bottomRight: .bottomRight
+            case nil: nil
+            }
+        }
+        return ButtonPlacement(
+            positive: corner(board.button(.positive)?.position) ?? .bottomRight,
+            negative: corner(board.button(.negative)?.position) ?? .bottomLeft)
     }
 
     private func makeButtons(loop: EventLoop, watch: WatchController) throws -> WatchButtons {

@@ -29,6 +29,9 @@ public struct DisplayWiring: Equatable, Sendable {
     public var rotation: Int
     public var contrast: UInt8
     public var flip: Bool
+    /// Display power: dim after this long without activity, off after that long.
+    public var dimAfter: Duration = .seconds(15)
+    public var offAfter: Duration = .seconds(30)
     /// The character device of the bus, e.g. /dev/i2c-1.
     public var devicePath: String { "/dev/i2c-\(bus)" }
 }
@@ -53,6 +56,12 @@ public enum LineSelector: Equatable, Hashable, Sendable, CustomStringConvertible
     }
 }
 
+/// Where a button sits next to the panel, as the wearer looks at it (call and
+/// pairing labels are drawn over the button that performs them).
+public enum ButtonPosition: String, CaseIterable, Sendable {
+    case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
+}
+
 public struct ButtonWiring: Equatable, Sendable {
     public var role: ButtonRole
     /// A path (/dev/gpiochip0), name (gpiochip0) or label (pinctrl-rp1).
@@ -60,12 +69,20 @@ public struct ButtonWiring: Equatable, Sendable {
     public var line: LineSelector
     public var activeLow: Bool
     public var bias: LineBias
+    public var position: ButtonPosition? = nil
 }
 
 public struct MotorWiring: Equatable, Sendable {
     public var chip: String
     public var line: LineSelector
     public var activeLow: Bool
+    /// No vibration between these minutes of the day (may cross midnight).
+    public var quietHours: (start: Int, end: Int)? = nil
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.chip == b.chip && a.line == b.line && a.activeLow == b.activeLow && a.quietHours?.start == b.quietHours?.start
+            && a.quietHours?.end == b.quietHours?.end
+    }
 }
 
 public struct InputTiming: Equatable, Sendable {

@@ -182,7 +182,7 @@ struct BoardValidator {
     }
 
     mutating func display(_ v: ConfigJSON) -> DisplayWiring? {
-        guard let m = members(v, "display", allowed: ["controller", "bus", "address", "width", "height", "columnOffset", "rotation", "contrast", "flip"]) else { return nil }
+        guard let m = members(v, "display", allowed: ["controller", "bus", "address", "width", "height", "columnOffset", "rotation", "contrast", "flip", "dimAfterSeconds", "offAfterSeconds"]) else { return nil }
         let l = v.line
         let controller = choice(m, "controller", "display.controller", DisplayController.self, required: l, what: "display controller")
         let bus = int(m, "bus", "display.bus", range: 0...255, required: l, allowedText: "the N of /dev/i2c-N, 0-255")
@@ -199,8 +199,16 @@ struct BoardValidator {
         if let r = rotation, r % 90 != 0 { problem(m["rotation"]!.0.line, "display.rotation", "\(r) is not supported; allowed: 0, 90, 180 or 270") }
         let contrast = int(m, "contrast", "display.contrast", range: 0...255, required: nil, default: 127)
         let flip = bool(m, "flip", "display.flip", default: false)
-        guard let controller, let bus, let address, let width, let height, let offset, let rotation, let contrast else { return nil }
-        return DisplayWiring(controller: controller, bus: bus, address: UInt8(address), width: width, height: height, columnOffset: offset, rotation: rotation, contrast: UInt8(contrast), flip: flip)
+        let dim = int(m, "dimAfterSeconds", "display.dimAfterSeconds", range: 1...3600, required: nil, default: 15, allowedText: "1-3600 seconds")
+        let off = int(m, "offAfterSeconds", "display.offAfterSeconds", range: 1...86400, required: nil, default: 30, allowedText: "1-86400 seconds")
+        if let dim, let off, off < dim {
+            problem(m["offAfterSeconds"]?.0.line ?? l, "display.offAfterSeconds", "\(off) is before dimAfterSeconds (\(dim)); allowed: at least dimAfterSeconds")
+        }
+        guard let controller, let bus, let address, let width, let height, let offset, let rotation, let contrast, let dim, let off else { return nil }
+        var wiring = DisplayWiring(controller: controller, bus: bus, address: UInt8(address), width: width, height: height, columnOffset: offset, rotation: rotation, contrast: UInt8(contrast), flip: flip)
+        wiring.dimAfter = .seconds(dim)
+        wiring.offAfter = .seconds(off)
+        return wiring
     }
 
     mutating func line(_ m: [String: (ConfigJSON, Int)], _ path: String, required l: Int) -> LineSelector? {
@@ -228,7 +236,7 @@ struct BoardValidator {
         var seen: [ButtonRole: Int] = [:]
         for (i, b) in list.enumerated() {
             let p = "buttons[\(i)]"
-            guard let m = members(b, p, allowed: ["role", "chip", "line", "activeLow", "bias"]) else { continue }
+            guard let m = members(b, p, allowed: ["role", "chip", "line", "activeLow", "bias", "position"]) else { continue }
             let role = choice(m, "role", "\(p).role", ButtonRole.self, required: b.line, what: "button role")
             let chip = chip(m, "\(p).chip", required: b.line)
             let line = line(m, "\(p).line", required: b.line)
@@ -241,8 +249,9 @@ struct BoardValidator {
                 }
                 seen[role] = i
             }
+            let position = m["position"] == nil ? nil : choice(m, "position", "\(p).position", ButtonPosition.self, required: nil, what: "button position")
             if let role, let chip, let line, let bias {
-                result.append(ButtonWiring(role: role, chip: chip, line: line, activeLow: activeLow, bias: bias))
+                result.append(ButtonWiring(role: role, chip: chip, line: line, activeLow: activeLow, bias: bias, position: position))
             }
         }
         for required in [ButtonRole.positive, .negative] where seen[required] == nil {
@@ -252,12 +261,30 @@ struct BoardValidator {
     }
 
     mutating func motor(_ v: ConfigJSON) -> MotorWiring? {
-        guard let m = members(v, "motor", allowed: ["chip", "line", "activeLow"]) else { return nil }
+        guard let m = members(v, "motor", allowed: ["chip", "line", "activeLow", "quietHours"]) else { return nil }
         let chip = chip(m, "motor.chip", required: v.line)
         let line = line(m, "motor.line", required: v.line)
         let activeLow = bool(m, "activeLow", "motor.activeLow", default: false)
+        var quiet: (Int, Int)?
+        if let text = string(m, "quietHours", "motor.quietHours", required: nil) {
+            quiet = Self.quietHours(text)
+            if quiet == nil { problem(m["quietHours"]!.0.line, "motor.quietHours", "\"\(text)\" is not a time range; allowed: \"HH:MM-HH:MM\", e.g. \"22:00-07:00\"") }
+        }
         guard let chip, let line else { return nil }
-        return MotorWiring(chip: chip, line: line, activeLow: activeLow)
+        return MotorWiring(chip: chip, line: line, activeLow: activeLow, quietHours: quiet)
+    }
+
+    /// "22:00-07:00" → minutes of the day (start, end).
+    static func quietHours(_ text: String) -> (Int, Int)? {
+        let parts = text.split(separator: "-")
+        guard parts.count == 2 else { return nil }
+        func minutes(_ s: Substring) -> Int? {
+            let hm = s.trimmingCharacters(in: .whitespaces).split(separator: ":")
+            guard hm.count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0...23).contains(h), (0...59).contains(m) else { return nil }
+            return h * 60 + m
+        }
+        guard let a = minutes(parts[0]), let b = minutes(parts[1]), a != b else { return nil }
+        return (a, b)
     }
 
     mutating func input(_ v: ConfigJSON) -> InputTiming {

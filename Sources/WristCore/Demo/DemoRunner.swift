@@ -53,6 +53,7 @@ public final class DemoRunner {
         // Awake for the whole show; it still dims and sleeps like a watch after a while.
         o.settings.dimAfter = .seconds(45)
         o.settings.offAfter = .seconds(600)
+        o.keepPowerSettings = true
         return WatchDaemon(board: board, logger: logger, options: o)
     }
 

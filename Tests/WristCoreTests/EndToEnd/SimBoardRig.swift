@@ -36,6 +36,7 @@ final class SimBoardRig {
         options.phoneEndpoint = "unix:" + phonePath
         options.harnessEndpoint = "unix:" + harnessPath
         options.settings = settings
+        options.keepPowerSettings = true
         var logger = Logger(label: "e2e")
         logger.logLevel = ProcessInfo.processInfo.environment["WRISTCORE_E2E_LOG"] != nil ? .debug : .critical
         daemon = WatchDaemon(board: board, logger: logger, options: options)
