@@ -82,6 +82,8 @@ public final class WatchDaemon {
     }
 
     private var motorLine: (any MotorLine)?
+    /// The simulated board's motor line (tests inject failures).
+    public var simulatedMotorLine: SimulatedMotorLine? { motorLine as? SimulatedMotorLine }
     public private(set) var bluetooth: BluetoothPeripheral?
     private var systemd: SystemdNotifier?
     private var phoneEndpoint: SimulatedPhoneEndpoint?

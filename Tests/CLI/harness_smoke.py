@@ -31,11 +31,15 @@ try:
     wait_for(harness_path); wait_for(phone_path)
     h = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); h.connect(harness_path)
     hf = h.makefile("rb")
+    motor_events = []
     def ask(cmd):
         h.sendall((cmd + "\n").encode())
         while True:
             line = hf.readline().decode().rstrip("\n")
             if not line.startswith("motor "): return line
+            motor_events.append(line)
+
+    check("motor stream", ask("motor") == "ok motor")
 
     check("state before a phone", '"connected":false' in ask("state"))
 
@@ -117,6 +121,19 @@ try:
     data = hf.read(n) if n else b""
     check("a PNG snapshot", data[:8] == b"\x89PNG\r\n\x1a\n", reply)
     check("errors are explained", ask("press elbow").startswith("error unknown button"))
+
+    # An incoming call rings; SIGTERM in the middle of the ring leaves the motor off.
+    p.send(bytes([0x1B]) + le16(0x22) + bytes([0, 0x18, 1, 1, 2, 0, 0, 0]))
+    h.settimeout(10)
+    while not any(e.startswith("motor on") for e in motor_events[-1:]):
+        line = hf.readline().decode().rstrip("\n")
+        if not line: break
+        if line.startswith("motor "): motor_events.append(line)
+    check("the call rings", motor_events[-1:] and motor_events[-1].startswith("motor on"), str(motor_events[-3:]))
+    daemon.terminate()
+    rest = hf.read().decode().splitlines()
+    motor_events += [l for l in rest if l.startswith("motor ")]
+    check("after SIGTERM mid-ring the motor's last state is off", motor_events[-1].startswith("motor off"), str(motor_events[-3:]))
 finally:
     daemon.terminate()
     try: rc = daemon.wait(10)

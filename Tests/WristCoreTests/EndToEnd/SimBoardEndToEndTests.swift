@@ -1,5 +1,7 @@
 import Foundation
+import Glibc
 import HAL
+import Logging
 import RunLoop
 import Simulator
 import Testing
@@ -146,5 +148,50 @@ import Testing
         #expect(try rig.harness.request("jump", loop: rig.loop) == "error unknown command 'jump'; try 'help'")
         #expect(try rig.harness.request("snapshot gif", loop: rig.loop) == "error snapshot format must be pbm or png, not 'gif'")
         #expect(try rig.harness.request("snapshot png", loop: rig.loop).hasPrefix("snapshot png "))
+    }
+}
+
+/// The motor is off whenever the process is not deliberately driving it.
+@Suite(.serialized) struct MotorSafetyTests {
+    @Test func shutdownInTheMiddleOfARingLeavesTheMotorOff() throws {
+        let rig = try SimBoardRig()
+        _ = try rig.harness.request("motor", loop: rig.loop)
+        try rig.connectPhone()
+        try rig.play(#"add uid=3 category=incomingCall title="Mum""#)
+        // Shut down (what SIGINT / SIGTERM trigger) at a moment the motor is on.
+        try #require(try rig.run(until: { rig.watch.motor?.isMotorOn == true }))
+        rig.loop.shutdown()
+        #expect(rig.watch.motor?.isMotorOn == false)
+        rig.harness.collectMotorEvents()
+        #expect(rig.harness.motorStates.last == "off")
+    }
+
+    @Test func aFailingStartSwitchesTheMotorOffAndReleasesIt() throws {
+        // The harness path is taken by a directory: start fails after the motor exists.
+        let dir = "/tmp/wristcore-e2e-busy-\(getpid())"
+        mkdir(dir, 0o700)
+        defer { rmdir(dir) }
+        var options = WatchDaemon.Options()
+        options.harnessEndpoint = "unix:" + dir
+        var logger = Logger(label: "e2e")
+        logger.logLevel = .critical
+        let daemon = WatchDaemon(board: BoardLoader.builtInSimulated, logger: logger, options: options)
+        let loop = try EventLoop()
+        #expect(throws: WristCoreFailure.self) { try daemon.start(on: loop) }
+        #expect(daemon.watch?.motor?.isMotorOn != true)
+    }
+
+    @Test func aMotorLineThatFailsIsSwitchedOffAndTheWatchGoesOn() throws {
+        let rig = try SimBoardRig()
+        try rig.connectPhone()
+        let line = try #require(rig.daemon.simulatedMotorLine)
+        line.failNextActivation = HALError(operation: "drive the motor", errno: 5, reason: "I/O error")
+        try rig.play(#"add uid=4 category=social title="One" flags=important"#)
+        try #require(try rig.run(until: { (try? rig.notifications().first?["title"] as? String) == "One" }))
+        #expect(line.isActive == false)
+        // The next alert vibrates again.
+        try rig.play(#"add uid=5 category=social title="Two" flags=important"#)
+        try #require(try rig.run(until: { line.isActive }))
+        try #require(try rig.run(until: { !line.isActive && rig.watch.motor?.isPlaying == false }))
     }
 }
