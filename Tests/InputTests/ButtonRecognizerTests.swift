@@ -272,3 +272,13 @@ private final class Bench {
         #expect(ButtonTiming.defaults == ButtonTiming(debounce: .milliseconds(20), longPress: .milliseconds(600), doublePress: .milliseconds(300)))
     }
 }
+
+@Test func aPressRightAfterALongPressIsAPress() throws {
+    let b = try Bench(doublePress: true)
+    b.edge(true, 0)
+    b.edge(false, 800)
+    b.edge(true, 820)
+    b.edge(false, 900)
+    b.run(to: 2000)
+    #expect(b.kinds == [.longPress, .press])
+}

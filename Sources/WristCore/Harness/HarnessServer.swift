@@ -122,7 +122,7 @@ public final class HarnessServer {
             loop.schedule(after: .milliseconds(80)) { [weak self, weak client] in
                 guard let self, let client else { return }
                 _ = self.hooks.setButton(role, false)
-                self.send("ok press \(role.rawValue)\n", to: client)
+                self.replyAfterSettling("ok press \(role.rawValue)\n", to: client)
             }
         case .double(let role):
             guard setButton(role, true, client) else { return }
@@ -131,7 +131,7 @@ public final class HarnessServer {
             loop.schedule(after: .milliseconds(240)) { [weak self, weak client] in
                 guard let self, let client else { return }
                 _ = self.hooks.setButton(role, false)
-                self.send("ok double \(role.rawValue)\n", to: client)
+                self.replyAfterSettling("ok double \(role.rawValue)\n", to: client)
             }
         case .hold(let role, let ms):
             guard setButton(role, true, client) else { return }
@@ -139,14 +139,14 @@ public final class HarnessServer {
                 loop.schedule(after: .milliseconds(Int64(ms))) { [weak self, weak client] in
                     guard let self, let client else { return }
                     _ = self.hooks.setButton(role, false)
-                    self.send("ok hold \(role.rawValue)\n", to: client)
+                    self.replyAfterSettling("ok hold \(role.rawValue)\n", to: client)
                 }
             } else {
                 send("ok hold \(role.rawValue)\n", to: client)
             }
         case .release(let role):
             guard setButton(role, false, client) else { return }
-            send("ok release \(role.rawValue)\n", to: client)
+            replyAfterSettling("ok release \(role.rawValue)\n", to: client)
         case .motor:
             client.streamsMotor = true
             send("ok motor\n", to: client)
@@ -164,6 +164,15 @@ public final class HarnessServer {
         case .quit:
             send("ok quit\n", to: client)
             client.connection.close()
+        }
+    }
+
+    /// Replies once the release has outlasted any debounce (50 ms), so the
+    /// next command's edges cannot be taken for a bounce of this one.
+    private func replyAfterSettling(_ text: String, to client: Client) {
+        loop.schedule(after: .milliseconds(50)) { [weak self, weak client] in
+            guard let self, let client else { return }
+            self.send(text, to: client)
         }
     }
 

@@ -282,6 +282,7 @@ public final class WatchController {
     /// A recognised gesture on a button. What it does depends on the screen;
     /// the table is in docs/buttons.md.
     public func button(_ role: ButtonRole, _ gesture: ButtonGesture) {
+        logger.debug("button \(role.rawValue): \(gesture)")
         let wasDark = power.wake() == .off
         // A press that only woke a dark display does nothing else (no blind
         // actions), except where something is waiting for an answer.
