@@ -55,3 +55,9 @@ gpiod-v2-check:
 	$(GPIOD_V2_CC) -std=gnu11 -Wall -Wextra -Werror -I Tests/CGPIOD-v2/fake -I Sources/CGPIOD \
 		-o .build/gpiod-v2-check Tests/CGPIOD-v2/shim_v2_test.c Tests/CGPIOD-v2/fake/fake_gpiod.c
 	./.build/gpiod-v2-check
+
+# The real-kernel tests: one VM (qemu + Debian's 6.1 kernel via virtme-ng) with
+# btvirt Bluetooth controllers, i2c-stub and gpio-sim; see docs/testing-vm.md.
+.PHONY: vm-test
+vm-test:
+	.ci/vm-test

@@ -5,8 +5,8 @@ import WristCore
 
 /// The phone's own controller (hciN) through mgmt, the way iOS keeps its
 /// radio: LE on, bondable, Secure Connections, IO capability DisplayYesNo
-/// (so pairing with the watch is numeric comparison), powered. Stored keys
-/// are never loaded or cleared here: the kernel keeps the bond made in the
+/// (so pairing with the watch is numeric comparison), RPA resolving, powered.
+/// Long term keys are never loaded or cleared here: the kernel keeps the bond made in the
 /// first connection for as long as the controller exists, which is what lets
 /// the watch's restart be tested without pairing again.
 ///
@@ -35,6 +35,12 @@ final class PhoneController {
             (SetControllerSetting.bondable(true), "Set Bondable"),
             (SetControllerSetting.secureConnections(.on), "Set Secure Connections"),
             (SetIOCapability(.displayYesNo), "Set IO Capability"),
+            // Loading the (empty) IRK list is what turns on RPA resolving in
+            // the kernel (HCI_RPA_RESOLVING), as bluetoothd does at start-up:
+            // only then does SMP ask the watch for its IRK, so the bond is
+            // stored under the watch's identity and found again when it
+            // advertises from a new private address after a restart.
+            (LoadIdentityResolvingKeys([]), "Load Identity Resolving Keys"),
             (SetLocalName(name: "VM iPhone", shortName: "iPhone"), "Set Local Name"),
             (SetControllerSetting.powered(true), "Set Powered on"),
         ]

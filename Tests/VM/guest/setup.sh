@@ -11,13 +11,17 @@ set -euo pipefail
 OUT="$1"; KO="$2"
 log() { printf "# setup: [%s] %s\n" "$(cut -d" " -f1 /proc/uptime)" "$*"; }
 fail() { printf '# setup: FAILED: %s\n' "$*"; exit 1; }
-# btmgmt is an interactive shell at heart: with stdin at EOF (/dev/null) it
-# quits before printing anything, and it must never read the console. So its
-# stdin is a pipe that stays open (and quiet) longer than the command runs.
-mgmt() { timeout -k 2 10 btmgmt "$@" < <(exec sleep 12 2>/dev/null) 2>&1; }
-wait_for() { # wait_for SECONDS TEST-COMMAND...
-    local n=$(( $1 * 10 )); shift
-    while ! "$@" 2>/dev/null; do n=$((n - 1)); [ "$n" -gt 0 ] || return 1; sleep 0.1; done
+# btmgmt is an interactive shell at heart: when stdin is not a terminal it
+# reads commands from it until EOF, and at EOF it quits (with /dev/null,
+# before the kernel's reply is printed). So its stdin is a pipe that closes
+# after the reply has long arrived, and it must never read the console.
+mgmt() { sleep 3 | timeout -k 2 20 btmgmt "$@" 2>&1; }
+wait_for() { # wait_for SECONDS COMMAND... : until COMMAND succeeds, by the clock
+    local deadline=$(( $(date +%s) + $1 )); shift
+    until "$@" 2>/dev/null; do
+        [ "$(date +%s)" -lt "$deadline" ] || return 1
+        sleep 0.2
+    done
 }
 
 # --- kernel filesystems the drivers and tests use (virtme mounts only some)

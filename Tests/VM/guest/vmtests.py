@@ -376,6 +376,13 @@ def parse_pbm(data):
     return [[int(bits[y * w + x]) for x in range(w)] for y in range(h)]
 
 
+def write_pbm(path, rows):
+    with open(path, "w") as f:
+        f.write(f"P1\n{len(rows[0])} {len(rows)}\n")
+        for r in rows:
+            f.write(" ".join(map(str, r)) + "\n")
+
+
 def wait_until(fn, timeout, interval=0.3):
     deadline = time.monotonic() + timeout
     last = None
@@ -525,7 +532,7 @@ def main():
 
     # ---- each layer with the stock tools first
     def bt_stock():
-        out = sh("timeout -k 2 10 btmgmt info < <(exec sleep 12 2>/dev/null)", shell_bash=True).stdout
+        out = sh("sleep 3 | timeout -k 2 20 btmgmt info").stdout  # stdin: see setup.sh
         for i in (HW["BT_WATCH_INDEX"], HW["BT_PHONE_INDEX"]):
             expect(re.search(rf"^hci{i}:", out, re.M), f"btmgmt info lists no hci{i}:\n{out}")
         expect(out.count("le ") >= 2 or "le advertising" in out, f"controllers are not LE capable:\n{out}")
@@ -662,6 +669,10 @@ def main():
         expect(dec.data_bytes >= 128, "fewer display data bytes than one page")
         panel = dec.pixels()
         diff = sum(1 for y in range(len(snap)) for x in range(len(snap[0])) if snap[y][x] != panel[y][x])
+        # Evidence for a failure (and for the curious): the raw trace and both pictures.
+        sh(f"cp {TRACE}/trace {OUT}/i2c-trace.txt")
+        write_pbm(os.path.join(OUT, "screen-harness.pbm"), snap)
+        write_pbm(os.path.join(OUT, "screen-from-bus.pbm"), panel)
         lit = sum(map(sum, snap))
         expect(lit > 0, "the screen is blank")
         expect(diff == 0, f"the panel RAM rebuilt from the bus differs from the watch's screen in {diff} pixels")
