@@ -8,7 +8,7 @@ APT_PKGS   := libgpiod-dev libi2c-dev libbluetooth-dev pkg-config
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUZZ_TIME  ?= 600
 
-.PHONY: demo test build bench fuzz deps clean help
+.PHONY: demo test build bench fuzz deps clean help screenshots
 
 help:
 	@echo "make demo   - run WristCore on simulated hardware (installs $(APT_PKGS) if missing)"
@@ -16,6 +16,7 @@ help:
 	@echo "make build  - build the wristcore binary (release)"
 	@echo "make bench  - run the benchmarks in Benchmarks/ (mallocs per event, time per event)"
 	@echo "make fuzz   - run each libFuzzer target for FUZZ_TIME seconds (default $(FUZZ_TIME))"
+	@echo "make screenshots - regenerate the README's screenshots (docs/screenshots/) from the demo"
 
 # Installs the three C libraries' development packages with apt when any is missing.
 deps:
@@ -41,6 +42,18 @@ bench: deps
 fuzz: deps
 	@if [ -x Fuzz/run.sh ]; then for t in $$(ls -d Fuzz/*/ | xargs -n1 basename); do Fuzz/run.sh $$t $(FUZZ_TIME) || exit 1; done; \
 	else echo "no fuzz targets yet"; fi
+
+# The README's screenshots: frames of the default demo scenario, rendered by
+# the display emulator from the driver's own I2C bytes (the same frames the
+# demo's golden tests check).
+SHOTS := 15:demo-important 50:demo-chinese 110:demo-incoming-call 199:demo-list
+screenshots: deps
+	rm -rf .build/screenshot-frames
+	$(SWIFT) run wristcore demo --frames 200 --png .build/screenshot-frames --log-level warning
+	@mkdir -p docs/screenshots
+	@for s in $(SHOTS); do n=$${s%%:*}; name=$${s#*:}; \
+		cp .build/screenshot-frames/frame-$$(printf %04d $$n).png docs/screenshots/$$name.png; \
+		echo "docs/screenshots/$$name.png"; done
 
 clean:
 	rm -rf .build Benchmarks/.build
