@@ -5,11 +5,11 @@ import PackageDescription
 
 /// One benchmark executable: Benchmarks/<name>/, the Benchmark library and
 /// plugin, and the WristCore layers it measures.
-func benchmarkTarget(_ name: String, measuring products: [String]) -> Target {
+func benchmarkTarget(_ name: String, measuring products: [String], also: [Target.Dependency] = []) -> Target {
     .executableTarget(
         name: name,
         dependencies: [.product(name: "Benchmark", package: "benchmark")]
-            + products.map { .product(name: $0, package: "WristCore") },
+            + products.map { .product(name: $0, package: "WristCore") } + also,
         path: "Benchmarks/\(name)",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
 }
@@ -23,11 +23,17 @@ let package = Package(
         // MallocInterposer counts every malloc, so the budgets "0 allocations per
         // event" are measured, not claimed.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        // The watch benchmarks build a WatchDaemon, which takes a Logger.
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         benchmarkTarget("RunLoopBenchmarks", measuring: ["RunLoop", "LinuxHAL", "HAL"]),
         benchmarkTarget("ANCSBenchmarks", measuring: ["ANCS", "HAL"]),
         benchmarkTarget("ATTBenchmarks", measuring: ["ATT", "RunLoop", "LinuxHAL", "HAL", "Simulator", "ANCS"]),
         benchmarkTarget("DisplayBenchmarks", measuring: ["Graphics", "Display", "HAL", "Simulator"]),
+        benchmarkTarget(
+            "WatchBenchmarks",
+            measuring: ["WristCore", "Screens", "Graphics", "Display", "ANCS", "ATT", "RunLoop", "LinuxHAL", "HAL", "Simulator"],
+            also: [.product(name: "Logging", package: "swift-log")]),
     ]
 )

@@ -1,0 +1,180 @@
+import ANCS
+import Benchmark
+import Display
+import Graphics
+import Logging
+import Screens
+import Simulator
+import WristCore
+
+// The watch's steady-state budget (issue 6, item 6): a notification arriving,
+// vibrating, rendering and flushing, and a button press performing an action,
+// allocate nothing after warm-up — measured end to end through the real
+// WatchDaemon on the simulated board (see WatchRig), over a real SEQPACKET
+// socket to its phone endpoint, on a manual clock.
+//
+// `mallocCountTotal` counts every malloc in the process (the phone side
+// included): the figure to read is 0. Wall clock includes the emulated
+// SSD1306 decoding every byte the driver sends and both ends' socket calls.
+//
+// Custom metrics (per iteration): "bus bytes" (after the I2C address byte:
+// control, command and display bytes), "motor pulses", "control point writes".
+// Smaller benchmarks isolate the parts, so a regression points at its part.
+
+let busBytes = BenchmarkMetric.custom("bus bytes", polarity: .prefersSmaller, useScalingFactor: false)
+let motorPulses = BenchmarkMetric.custom("motor pulses", polarity: .prefersSmaller, useScalingFactor: false)
+let controlPointWrites = BenchmarkMetric.custom("control point writes", polarity: .prefersSmaller, useScalingFactor: false)
+
+/// One rig per benchmark, kept across the framework's runs of the closure
+/// (set-up starts a daemon and a simulated iPhone: not what is measured).
+nonisolated(unsafe) var rigs: [String: WatchRig] = [:]
+
+func rig(_ name: String, logLevel: Logger.Level = .info, warmUp: (WatchRig) -> Void) throws -> WatchRig {
+    if let r = rigs[name] { return r }
+    let r = try WatchRig(logLevel: logLevel)
+    warmUp(r)
+    rigs[name] = r
+    return r
+}
+
+/// The counters the custom metrics are computed from.
+struct Snapshot {
+    let bus: Int
+    let motor: Int
+    let writes: Int
+    init(_ r: WatchRig) {
+        bus = r.watch.driver.totals.busBytes
+        motor = r.motorOns
+        writes = r.phone.attributeRequests + r.phone.appRequests + r.phone.actions
+    }
+
+    func record(since before: Snapshot, iterations: Int, _ benchmark: Benchmark) {
+        let n = max(1, iterations)
+        benchmark.measurement(busBytes, (bus - before.bus) / n)
+        benchmark.measurement(motorPulses, (motor - before.motor) / n)
+        benchmark.measurement(controlPointWrites, (writes - before.writes) / n)
+    }
+}
+
+extension WatchRig {
+    /// The whole story: an Important message arrives and is fetched, the
+    /// motor plays the double pulse, the detail screen is drawn and flushed;
+    /// a little later the negative button clears it on the phone, which
+    /// removes it; the screen goes back to the list.
+    func notificationThenDismiss() {
+        notificationArrives()
+        wait(.milliseconds(300))  // the double pattern: 80 on, 120 off, 80 on
+        wait(.milliseconds(600))  // reading (keeps the motor well under its on-time cap)
+        press(.negative)
+    }
+
+    /// The notification half: arrives, fetched, vibrates, shown; the phone removes it.
+    func notificationThenPhoneRemoves() {
+        let uid = notificationArrives()
+        wait(.milliseconds(300))
+        wait(.milliseconds(700))
+        phoneRemoves(uid)
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, .throughput, busBytes, motorPulses, controlPointWrites]
+    let config = Benchmark.Configuration(metrics: metrics, scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 20_000)
+
+    Benchmark("Watch: notification → fetch → motor → render → flush → button → action", configuration: config) { benchmark in
+        let r = try rig("e2e") { r in for _ in 0..<64 { r.notificationThenDismiss() } }
+        let before = Snapshot(r)
+        let actions = r.phone.negativeActions
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { r.notificationThenDismiss() }
+        benchmark.stopMeasurement()
+        let n = benchmark.scaledIterations.count
+        Snapshot(r).record(since: before, iterations: n, benchmark)
+        precondition(r.phone.negativeActions - actions == n, "every press must reach the phone as a negative action")
+        precondition(r.motorOns - before.motor == 2 * n, "every notification must play the double pulse")
+        precondition(r.watch.notifications.notificationCount == 0 && r.phone.otherPDUs == 0)
+    }
+
+    Benchmark("Watch: notification → fetch → motor → render → flush (phone removes it)", configuration: config) { benchmark in
+        let r = try rig("notification") { r in for _ in 0..<64 { r.notificationThenPhoneRemoves() } }
+        let before = Snapshot(r)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { r.notificationThenPhoneRemoves() }
+        benchmark.stopMeasurement()
+        let n = benchmark.scaledIterations.count
+        Snapshot(r).record(since: before, iterations: n, benchmark)
+        precondition(r.motorOns - before.motor == 2 * n && r.watch.notifications.notificationCount == 0)
+    }
+
+    Benchmark("Watch: button press → Perform Notification Action → Write Response", configuration: config) { benchmark in
+        let r = try rig("button") { r in
+            // The phone accepts the action but keeps the notification, so the
+            // detail screen stays up and every press acts again.
+            r.phone.removeOnAction = false
+            r.notificationArrives()
+            r.wait(.milliseconds(300))
+            for _ in 0..<64 { r.press(.negative) }
+        }
+        let before = Snapshot(r)
+        let actions = r.phone.negativeActions
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { r.press(.negative) }
+        benchmark.stopMeasurement()
+        let n = benchmark.scaledIterations.count
+        Snapshot(r).record(since: before, iterations: n, benchmark)
+        precondition(r.phone.negativeActions - actions == n, "every press must reach the phone as a negative action")
+    }
+
+    Benchmark("Watch: render + flush a notification detail screen (ScreenRenderer + OLEDDriver)", configuration: config) { benchmark in
+        let d = try detailRig()
+        let before = d.driver.totals.busBytes
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { try d.next() }
+        benchmark.stopMeasurement()
+        benchmark.measurement(busBytes, (d.driver.totals.busBytes - before) / max(1, benchmark.scaledIterations.count))
+    }
+}
+
+/// The watch's store (two fetched notifications, kept by the phone) drawn by
+/// a renderer of its own onto a second emulated panel, alternating between
+/// the two and between two scroll positions, so every frame changes.
+final class DetailRenderRig {
+    let rig: WatchRig
+    let renderer: ScreenRenderer
+    let framebuffer = Framebuffer(width: 128, height: 64)
+    let panel = EmulatedI2CDisplay(panel: .ssd1306_128x64)
+    let driver: OLEDDriver
+    let status = StatusInfo(time: WallClockTime(year: 2024, month: 5, day: 1, hour: 12, minute: 34), link: .encrypted, unread: 2)
+    let uids: (NotificationUID, NotificationUID)
+    var k = 0
+
+    init() throws {
+        rig = try WatchRig()
+        rig.phone.removeOnAction = false
+        rig.notificationArrives()
+        rig.notificationArrives()
+        rig.wait(.milliseconds(300))
+        uids = (NotificationUID(rig.nextUID - 2), NotificationUID(rig.nextUID - 1))
+        precondition(rig.watch.notifications.notification(uids.0) != nil && rig.watch.notifications.notification(uids.1) != nil)
+        renderer = ScreenRenderer(width: 128, height: 64, fonts: try ScreenFonts.standard(), placement: .standard)
+        driver = OLEDDriver(spec: .ssd1306_128x64, transport: panel)
+        try driver.initialize()
+        for _ in 0..<16 { try next() }
+    }
+
+    func next() throws {
+        let screen = Screen.detail(k & 1 == 0 ? uids.0 : uids.1, scroll: k & 2 == 0 ? 0 : 1)
+        renderer.render(screen, status: status, notifications: rig.watch.notifications, into: framebuffer)
+        try driver.flush(framebuffer)
+        k += 1
+    }
+}
+
+nonisolated(unsafe) var detailRigInstance: DetailRenderRig?
+
+func detailRig() throws -> DetailRenderRig {
+    if let d = detailRigInstance { return d }
+    let d = try DetailRenderRig()
+    detailRigInstance = d
+    return d
+}

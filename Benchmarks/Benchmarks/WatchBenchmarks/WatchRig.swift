@@ -1,0 +1,157 @@
+import Foundation
+import HAL
+import LinuxHAL
+import Logging
+import RunLoop
+import Screens
+import Simulator
+import WristCore
+
+/// A log handler at the daemon's default level (`.info`, as `wristcore run`
+/// starts) that drops what it is given: messages at or above the level are
+/// still built — so their cost is measured — but nothing is printed.
+struct DiscardingLogHandler: LogHandler {
+    var logLevel: Logger.Level
+    var metadata: Logger.Metadata = [:]
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {}
+}
+
+/// The whole watch on the simulated board, as `wristcore run --board sim
+/// --phone unix:PATH` builds it (the real `WatchDaemon`: emulated SSD1306,
+/// simulated motor line, `WatchButtons`, `WatchController`, `PhoneSession`,
+/// ATT bearer), on an event loop with a manual clock.
+///
+/// The phone link is a real `SOCK_SEQPACKET` connection to the daemon's phone
+/// endpoint. During set-up the real `SimulatedPhone` plays the iPhone through
+/// a relay (MTU exchange, the watch's discovery, CCCD writes, Current Time);
+/// then the relay stops and `ScriptedPhone` takes over the same connection
+/// with the handles the simulated iPhone published, so the phone adds no
+/// allocation while the watch is measured.
+final class WatchRig {
+    nonisolated(unsafe) static var instances = 0
+
+    let loop: EventLoop
+    let daemon: WatchDaemon
+    let watch: WatchController
+    let buttons: WatchButtons
+    let panel: EmulatedI2CDisplay
+    let phone: ScriptedPhone
+    /// Set-up only: the simulated iPhone and the relay's end of its link.
+    private let simulatedPhone: SimulatedPhone
+    private let relayEnd: SeqPacketChannel
+    private let path: String
+
+    /// Motor switch-ons seen (the double pattern is two).
+    private(set) var motorOns = 0
+    /// The UID of the next notification the phone adds.
+    var nextUID: UInt32 = 1
+
+    init(logLevel: Logger.Level = .info) throws {
+        WatchRig.instances += 1
+        path = "/tmp/wristcore-bench-\(getpid())-\(WatchRig.instances).sock"
+        unlink(path)
+        loop = try EventLoop(clock: .manual(ManualClock()))
+        var options = WatchDaemon.Options()
+        options.phoneEndpoint = "unix:\(path)"
+        // A fixed system time (the phone's Current Time replaces it anyway).
+        options.settings.systemClock = { WallClockTime(year: 2024, month: 5, day: 1, hour: 12, minute: 0, second: 0, weekday: 3) }
+        let logger = Logger(label: "bench") { _ in DiscardingLogHandler(logLevel: logLevel) }
+        daemon = WatchDaemon(board: BoardLoader.builtInSimulated, logger: logger, options: options)
+        try daemon.start(on: loop)
+        watch = daemon.watch!
+        buttons = daemon.buttons!
+        panel = daemon.emulatedDisplay!
+
+        // Connect to the phone endpoint; relay to a SimulatedPhone until ANCS is up.
+        let link = try SeqPacketChannel(adopting: UnixSocketListener.connect(path: path, kind: .seqPacket), name: "bench phone")
+        let (relay, phoneEnd) = try SeqPacketChannel.pair(names: ("relay", "simulated iPhone"))
+        relayEnd = relay
+        simulatedPhone = SimulatedPhone(channel: phoneEnd, loop: loop)
+        try simulatedPhone.start()
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        var quiet = 0
+        var rounds = 0
+        while quiet < 3 || watch.session?.ancsService == nil || !simulatedPhone.ancsSessionActive {
+            var moved = try loop.runOnce(timeout: .milliseconds(1))
+            moved += try Self.forward(from: link, to: relay, buffer: &buffer)
+            moved += try Self.forward(from: relay, to: link, buffer: &buffer)
+            quiet = moved == 0 ? quiet + 1 : 0
+            rounds += 1
+            precondition(rounds < 10_000, "the watch never subscribed to ANCS through the relay")
+        }
+        let h = simulatedPhone.handles
+        phone = ScriptedPhone(
+            channel: link, mtu: watch.session!.bearer.mtu,
+            notificationSource: h.notificationSource, controlPoint: h.controlPoint, dataSource: h.dataSource)
+
+        watch.motor!.stateHandler = { [unowned self] on, _ in if on { self.motorOns += 1 } }
+    }
+
+    deinit {
+        daemon.stop()
+        relayEnd.close()
+        unlink(path)
+    }
+
+    private static func forward(from: SeqPacketChannel, to: SeqPacketChannel, buffer: inout [UInt8]) throws -> Int {
+        var moved = 0
+        while true {
+            let result = try buffer.withUnsafeMutableBytes { try from.receive(into: $0) }
+            guard case .packet(let n) = result else { return moved }
+            _ = try buffer.withUnsafeBytes { try to.send(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            moved += 1
+        }
+    }
+
+    // MARK: - Driving the watch (allocation-free)
+
+    /// Runs the loop and the phone until neither has anything left to do.
+    func settle() {
+        var idle = 0
+        var rounds = 0
+        while idle < 2 {
+            let events = (try? loop.runOnce(timeout: .zero)) ?? 0
+            var served = false
+            while phone.serviceOne() { served = true }
+            idle = events == 0 && !served ? idle + 1 : 0
+            rounds += 1
+            precondition(rounds < 1_000, "the link never went quiet")
+        }
+    }
+
+    /// Time passes (timers fire at their deadlines), then pending I/O is handled.
+    func wait(_ d: Duration) {
+        loop.advanceClock(by: d)
+        settle()
+    }
+
+    /// The phone adds an Important Social message with a negative action
+    /// ("Clear"); the watch fetches it and shows it. Returns its UID.
+    @discardableResult
+    func notificationArrives(flags: UInt8 = 0x02 | 0x08 | 0x10) -> UInt32 {
+        let uid = nextUID
+        nextUID &+= 1
+        phone.sendNotificationSource(event: 0, flags: flags, category: 4, count: 1, uid: uid)
+        settle()
+        return uid
+    }
+
+    /// A press of `role` as the hardware delivers it: the contact closes,
+    /// stays closed 80 ms (debounced at 20 ms), opens, settles.
+    func press(_ role: ButtonRole) {
+        _ = buttons.inject(role, active: true)
+        wait(.milliseconds(80))
+        _ = buttons.inject(role, active: false)
+        wait(.milliseconds(30))
+    }
+
+    /// The phone removes a notification on its own (read on the phone).
+    func phoneRemoves(_ uid: UInt32) {
+        phone.sendNotificationSource(event: 2, flags: 0, category: 4, count: 0, uid: uid)
+        settle()
+    }
+}
