@@ -150,26 +150,33 @@ public struct MonoImage: Equatable, Sendable {
 
     // MARK: PNG
 
-    /// A PNG (8-bit RGB), each pixel drawn as a `scale` x `scale` square.
-    /// The default colours look like a white OLED.
+    /// A PNG, each pixel drawn as a `scale` x `scale` square. The default
+    /// colours look like a white OLED. Written as a 1-bit palette image (two
+    /// colours), so it stays small without compression (stored deflate blocks).
     public func png(scale: Int = 4, lit: (UInt8, UInt8, UInt8) = (0xF0, 0xF4, 0xFF),
                     dark: (UInt8, UInt8, UInt8) = (0x10, 0x10, 0x14)) -> [UInt8] {
         precondition(scale >= 1 && scale <= 32)
         let w = width * scale, h = height * scale
+        let rowBytes = (w + 7) / 8
         var raw: [UInt8] = []
-        raw.reserveCapacity((w * 3 + 1) * h)
+        raw.reserveCapacity((rowBytes + 1) * h)
         for y in 0..<h {
             raw.append(0)   // filter: none
+            var byte: UInt8 = 0
             for x in 0..<w {
-                let c = self[x / scale, y / scale] ? lit : dark
-                raw.append(c.0); raw.append(c.1); raw.append(c.2)
+                if self[x / scale, y / scale] { byte |= 0x80 >> UInt8(x & 7) }
+                if x & 7 == 7 || x == w - 1 {
+                    raw.append(byte)
+                    byte = 0
+                }
             }
         }
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var ihdr: [UInt8] = []
         ihdr += PNG.be32(UInt32(w)); ihdr += PNG.be32(UInt32(h))
-        ihdr += [8, 2, 0, 0, 0]   // 8-bit, RGB, deflate, filter 0, no interlace
+        ihdr += [1, 3, 0, 0, 0]   // 1-bit, palette, deflate, filter 0, no interlace
         PNG.chunk("IHDR", ihdr, into: &out)
+        PNG.chunk("PLTE", [dark.0, dark.1, dark.2, lit.0, lit.1, lit.2], into: &out)   // index 0 dark, 1 lit
         PNG.chunk("IDAT", PNG.zlibStored(raw), into: &out)
         PNG.chunk("IEND", [], into: &out)
         return out

@@ -197,6 +197,8 @@ struct EmulatorTests {
         #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         #expect(Array(png[12..<16]) == Array("IHDR".utf8))
         #expect(Array(png[16..<24]) == [0, 0, 0, 6, 0, 0, 0, 6])
+        #expect(Array(png[24..<26]) == [1, 3], "1-bit palette")
+        #expect(Array(png[37..<41]) == Array("PLTE".utf8))
         // IEND with its well-known CRC closes the file.
         #expect(Array(png.suffix(12)) == [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
 
