@@ -25,16 +25,20 @@ final class ScriptedPhone {
     private let tx = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
     private let response = UnsafeMutableRawBufferPointer.allocate(byteCount: 2048, alignment: 8)
 
-    /// Attribute values by NotificationAttributeID (0 AppIdentifier ... 7 NegativeActionLabel).
-    let values: [[UInt8]] = [
-        Array("com.apple.MobileSMS".utf8),
-        Array("Anna Appleseed".utf8),
-        Array("Lunch".utf8),
-        Array("Are we still on for lunch tomorrow at 12:30? I booked the place by the river.".utf8),
-        Array("79".utf8),
-        Array("20240501T120000".utf8),
-        Array("Reply".utf8),
-        Array("Clear".utf8),
+    /// Attribute values by NotificationAttributeID (0 AppIdentifier ... 7
+    /// NegativeActionLabel); even and odd UIDs get different texts, so
+    /// consecutive notifications draw different screens.
+    let values: [[[UInt8]]] = [
+        [
+            Array("com.apple.MobileSMS".utf8), Array("Anna Appleseed".utf8), Array("Lunch".utf8),
+            Array("Are we still on for lunch tomorrow at 12:30? I booked the place by the river.".utf8),
+            Array("77".utf8), Array("20240501T120000".utf8), Array("Reply".utf8), Array("Clear".utf8),
+        ],
+        [
+            Array("com.apple.MobileSMS".utf8), Array("Bo Chen".utf8), Array("".utf8),
+            Array("The train is late, see you at ten past. 火车晚点了，十点十分见。".utf8),
+            Array("76".utf8), Array("20240501T121500".utf8), Array("Reply".utf8), Array("Clear".utf8),
+        ],
     ]
     let displayName = Array("Messages".utf8)
 
@@ -108,6 +112,7 @@ final class ScriptedPhone {
 
     private func answerNotificationAttributes(_ command: UnsafeRawBufferPointer) {
         attributeRequests += 1
+        let table = values[Int(uid(command) & 1)]
         var length = 0
         for i in 0..<5 { response[length + i] = command[i] }
         length = 5
@@ -120,7 +125,7 @@ final class ScriptedPhone {
                 max = Int(command[i]) | Int(command[i + 1]) << 8
                 i += 2
             }
-            let value = values[id]
+            let value = table[id]
             let count = min(value.count, max)
             response[length] = UInt8(id)
             response[length + 1] = UInt8(truncatingIfNeeded: count)
