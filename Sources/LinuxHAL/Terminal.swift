@@ -1,3 +1,6 @@
+// CBluetooth brings <sys/socket.h> in a way release (whole-module) builds see:
+// Glibc alone does not show SOCK_SEQPACKET, SOCK_CLOEXEC or MSG_TRUNC there.
+import CBluetooth
 import Glibc
 import HAL
 
