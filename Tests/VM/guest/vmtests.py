@@ -417,6 +417,8 @@ class BusTrace:
                 if not m or m.group(1) != I2C_BUS:
                     continue
                 data = [int(b, 16) for b in m.group(5).split("-") if b] if m.group(5) else []
+                if m.group(3) in ("I2C_BLOCK_DATA", "BLOCK_DATA") and data:
+                    data = data[1:1 + data[0]]  # the tracepoint records the count byte first
                 out.append((int(m.group(2), 16), data))
         return out
 
@@ -757,9 +759,15 @@ def main():
         mh.close()
         on = [e for e in events if e[0] == "on"]
         expect(on, f"no motor events from the harness; sampled line: {s.transitions}")
-        expect(s.pulses() == len(on), f"the line pulsed {s.pulses()} times, the daemon reported {len(on)} motor-on events")
+        # Important = the "double" pattern (Sources/Haptics/VibrationPattern.swift):
+        # two pulses. Counted on the line itself; durations are only reported
+        # (under emulation they stretch).
+        expect(s.pulses() == 2, f"the line pulsed {s.pulses()} times, the Important (double) pattern has 2; line: {s.transitions}")
+        expect(len(on) == 2, f"the daemon reported {len(on)} motor-on events: {events}")
         expect(Sim.value("MOTOR") == 0, "the motor line is still high after the pattern")
-        diag(f"Important pattern: {len(on)} pulse(s) on the line; events {events}")
+        t = s.transitions
+        widths = [f"{(t[i + 1][0] - t[i][0]) * 1000:.0f} ms {'on' if t[i][1] else 'off'}" for i in range(1, len(t) - 1)]
+        diag(f"Important pattern on the line: 2 pulses ({', '.join(widths)}; nominal 80 on, 120 off, 80 on)")
     tap.run("gpio: the motor line goes high in the Important pattern and is low after it", motor_pattern, r_fetch)
 
     def sigterm_mid_ring():
