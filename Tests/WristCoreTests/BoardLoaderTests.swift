@@ -103,7 +103,7 @@ struct BoardLoaderTests {
 
     @Test func unknownKey() {
         let p = problems(validBoard.replacingOccurrences(of: "\"width\": 128", with: "\"width\": 128, \"colour\": \"blue\""))
-        #expect(p == ["Boards/broken.json:4: display.colour: unknown field; allowed: controller, bus, address, width, height, columnOffset, rotation, contrast, flip"])
+        #expect(p == ["Boards/broken.json:4: display.colour: unknown field; allowed: controller, bus, address, width, height, columnOffset, rotation, contrast, flip, dimAfterSeconds, offAfterSeconds"])
     }
 
     @Test func everyProblemIsReportedNotJustTheFirst() {
