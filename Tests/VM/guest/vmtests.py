@@ -637,7 +637,11 @@ def main():
         expect(m, f"no User Confirmation Request on the phone\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
         st = wait_until(lambda: h.state()["screen"] == "pairing", T_SHORT)
         expect(st, f"the watch does not show the pairing screen: {h.state()}")
-        diag(f"numeric comparison {m.group(1)}; watch screen: pairing")
+        # Numeric comparison: both sides' SMP computed the same six digits.
+        shown = watch.wait_for(r"confirm (\d{6}) on the watch", T_SHORT)
+        expect(shown, f"the watch did not log the number it shows:\n{watch.tail()}")
+        expect(shown.group(1) == m.group(1), f"watch shows {shown.group(1)}, phone shows {m.group(1)}")
+        diag(f"numeric comparison: both show {m.group(1)}; watch screen: pairing")
         Sim.press("BTN_POSITIVE")  # the user confirms on the watch
         expect(phone.wait_for(r"^BONDED", T_PAIR), f"no bond\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
         lvl = phone.wait_for(r"^SECURITY level=([2-9])", T_PAIR)
