@@ -151,7 +151,7 @@ public final class WatchDaemon {
             throw WristCoreFailure("--phone is for the simulated board (--board sim); a real board talks to the phone over Bluetooth", exitCode: WristCoreExit.usageOrConfiguration)
         }
         // Refuse to start on a board whose devices are missing or busy, saying how to fix it.
-        let report = Doctor(board: board).check()
+        let report = Doctor(board: board, stateDirectory: stateDirectory).check()
         for line in report.lines { logger.debug("\(line)") }
         if report.failed {
             let failures = report.lines.filter { $0.hasPrefix("FAIL") }.joined(separator: "\n")
@@ -353,17 +353,21 @@ extension LineBias {
 
 
 extension WatchDaemon {
+    /// Where bonds live: --state-dir, else systemd's $STATE_DIRECTORY, else /var/lib/wristcore.
+    var stateDirectory: String {
+        options.stateDirectory
+            ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+            ?? BondStore.defaultDirectory
+    }
+
     /// The Bluetooth link of a real board: the watch owns the controller
     /// through the kernel's management socket, advertises, pairs (the passkey
     /// on screen, confirmed with the buttons), keeps bonds, and hands each
     /// accepted L2CAP ATT link to a phone session.
     func startBluetooth(loop: EventLoop, watch: WatchController) throws {
-        let environment = ProcessInfo.processInfo.environment
-        let directory = options.stateDirectory ?? environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
-            ?? BondStore.defaultDirectory
         let bt = BluetoothPeripheral(
             settings: board.bluetooth, ioCapability: BluetoothPeripheral.ioCapability(for: board),
-            keyStore: BondStore(directory: directory), loop: loop, logger: logger)
+            keyStore: BondStore(directory: stateDirectory), loop: loop, logger: logger)
         bt.onConnection = { [unowned self, unowned watch] link in
             self.attachPhone(link, security: link, loop: loop, watch: watch)
         }
