@@ -4,25 +4,11 @@ import Screens
 /// The harness's JSON answers (one line each; field names are documented in
 /// docs/harness.md and stay stable).
 enum HarnessJSON {
+    /// A JSON string literal (the same escaping as `wristcore decode --json`).
     static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
+        var out = ""
+        DecodedRecord.writeString(s, to: &out)
+        return out
     }
 
     static func optional(_ s: String?) -> String { s.map(string) ?? "null" }
