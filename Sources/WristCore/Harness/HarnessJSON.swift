@@ -7,7 +7,7 @@ enum HarnessJSON {
     /// A JSON string literal (the same escaping as `wristcore decode --json`).
     static func string(_ s: String) -> String {
         var out = ""
-        DecodedRecord.writeString(s, to: &out)
+        DecodeValue.writeString(s, to: &out)
         return out
     }
 
