@@ -216,7 +216,7 @@ public final class WatchDaemon {
         }
         return WatchController(
             loop: loop, logger: logger, settings: settings, renderer: renderer, framebuffer: framebuffer,
-            driver: driver, contrast: d.contrast, motor: motor, policy: VibrationPolicy())
+            driver: driver, contrast: d.contrast, motor: motor, policy: board.motor?.policy ?? .standard)
     }
 
     /// Call and pairing labels go over the buttons as the board file places them.

@@ -1,3 +1,4 @@
+import ANCS
 import Testing
 
 @testable import WristCore
@@ -49,3 +50,45 @@ struct BoardWatchOptionsTests {
     }
 }
 
+
+@Suite("Board files: what vibrates")
+struct BoardVibrationPolicyTests {
+    func board(_ vibrate: String) -> String {
+        """
+        {
+          "name": "Policy",
+          "display": { "controller": "ssd1306", "bus": 1, "address": "0x3C", "width": 128, "height": 64 },
+          "buttons": [
+            { "role": "positive", "chip": "gpiochip0", "line": 17 },
+            { "role": "negative", "chip": "gpiochip0", "line": 27 }
+          ],
+          "motor": { "chip": "gpiochip0", "line": 18, "vibrate": \(vibrate) }
+        }
+        """
+    }
+
+    @Test func categoriesImportantAndDefaultAreConfigurable() throws {
+        let b = try BoardLoader.parse(board(#"{ "important": "ring", "default": "none", "email": "double", "incomingCall": "none" }"#), file: "x.json")
+        let policy = try #require(b.motor?.policy)
+        func info(_ c: CategoryID, _ f: EventFlags = []) -> NotificationInfo { NotificationInfo(uid: NotificationUID(1), flags: f, category: c, categoryCount: 1) }
+        #expect(policy.pattern(for: info(.social, .important)) == .ring)
+        #expect(policy.pattern(for: info(.social)) == nil)
+        #expect(policy.pattern(for: info(.email)) == .double)
+        #expect(policy.pattern(for: info(.incomingCall)) == nil)
+        // Silent and pre-existing never vibrate, whatever the file says.
+        #expect(policy.pattern(for: info(.email, .silent)) == nil)
+    }
+
+    @Test func withoutItTheStandardPolicy() throws {
+        let b = try BoardLoader.parse(validBoard, file: "x.json")
+        #expect(b.motor?.policy == .standard)
+    }
+
+    @Test func unknownPatternsAndCategoriesAreNamed() {
+        let lines = problems(board(#"{ "important": "buzz", "sport": "short" }"#))
+        #expect(lines == [
+            "Boards/broken.json:8: motor.vibrate.sport: unknown field; allowed: important, default, businessAndFinance, email, entertainment, healthAndFitness, incomingCall, location, missedCall, news, other, schedule, social, voicemail",
+            "Boards/broken.json:8: motor.vibrate.important: \"buzz\" is not a pattern; allowed: short, double, ring, none",
+        ])
+    }
+}

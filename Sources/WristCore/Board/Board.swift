@@ -1,3 +1,5 @@
+import Haptics
+
 /// What a board file describes: how the display, buttons, motor and Bluetooth
 /// adapter of one watch are wired. Loaded and validated by `BoardLoader`.
 public struct Board: Equatable, Sendable {
@@ -78,10 +80,12 @@ public struct MotorWiring: Equatable, Sendable {
     public var activeLow: Bool
     /// No vibration between these minutes of the day (may cross midnight).
     public var quietHours: (start: Int, end: Int)? = nil
+    /// What vibrates how (the board file's `motor.vibrate`).
+    public var policy: VibrationPolicy = .standard
 
     public static func == (a: Self, b: Self) -> Bool {
         a.chip == b.chip && a.line == b.line && a.activeLow == b.activeLow && a.quietHours?.start == b.quietHours?.start
-            && a.quietHours?.end == b.quietHours?.end
+            && a.quietHours?.end == b.quietHours?.end && a.policy == b.policy
     }
 }
 

@@ -1,4 +1,6 @@
+import ANCS
 import Foundation
+import Haptics
 
 /// One problem with a board file: `file:line: field: message`.
 public struct BoardProblem: Equatable, Sendable, CustomStringConvertible {
@@ -261,7 +263,7 @@ struct BoardValidator {
     }
 
     mutating func motor(_ v: ConfigJSON) -> MotorWiring? {
-        guard let m = members(v, "motor", allowed: ["chip", "line", "activeLow", "quietHours"]) else { return nil }
+        guard let m = members(v, "motor", allowed: ["chip", "line", "activeLow", "quietHours", "vibrate"]) else { return nil }
         let chip = chip(m, "motor.chip", required: v.line)
         let line = line(m, "motor.line", required: v.line)
         let activeLow = bool(m, "activeLow", "motor.activeLow", default: false)
@@ -270,8 +272,39 @@ struct BoardValidator {
             quiet = Self.quietHours(text)
             if quiet == nil { problem(m["quietHours"]!.0.line, "motor.quietHours", "\"\(text)\" is not a time range; allowed: \"HH:MM-HH:MM\", e.g. \"22:00-07:00\"") }
         }
+        let policy = m["vibrate"].map { vibrate($0.0) } ?? .standard
         guard let chip, let line else { return nil }
-        return MotorWiring(chip: chip, line: line, activeLow: activeLow, quietHours: quiet)
+        return MotorWiring(chip: chip, line: line, activeLow: activeLow, quietHours: quiet, policy: policy)
+    }
+
+    /// `"vibrate": { "important": "double", "default": "short", "social": "none", ... }`:
+    /// a pattern (short, double, ring) or none, for Important notifications,
+    /// for the rest, and per category. Silent and pre-existing ones never vibrate.
+    mutating func vibrate(_ v: ConfigJSON) -> VibrationPolicy {
+        let categories: [String: CategoryID] = [
+            "other": .other, "incomingCall": .incomingCall, "missedCall": .missedCall, "voicemail": .voicemail,
+            "social": .social, "schedule": .schedule, "email": .email, "news": .news,
+            "healthAndFitness": .healthAndFitness, "businessAndFinance": .businessAndFinance,
+            "location": .location, "entertainment": .entertainment,
+        ]
+        let keys = ["important", "default"] + categories.keys.sorted()
+        guard let m = members(v, "motor.vibrate", allowed: keys) else { return .standard }
+        let patterns = VibrationPattern.builtIns.map(\.name) + ["none"]
+        var policy = VibrationPolicy.standard
+        for (key, (value, line)) in m.sorted(by: { $0.key < $1.key }) {
+            let path = "motor.vibrate.\(key)"
+            guard case .string(let name, _) = value, patterns.contains(name) else {
+                problem(line, path, "\(Self.show(value)) is not a pattern; allowed: \(patterns.joined(separator: ", "))")
+                continue
+            }
+            let pattern = name == "none" ? nil : VibrationPattern.named(name)
+            switch key {
+            case "important": policy.important = pattern
+            case "default": policy.defaultPattern = pattern
+            default: policy.setPattern(pattern, for: categories[key]!)
+            }
+        }
+        return policy
     }
 
     /// "22:00-07:00" → minutes of the day (start, end).
