@@ -70,3 +70,35 @@ extension ATTTypedRangeShape {
         self.init(range: range, type: u)
     }
 }
+
+/// Parameters: an element length, then a non-empty list of elements of that
+/// length (read by type response, read by group type response).
+public protocol ATTElementListShape: ATTPDUProtocol {
+    /// The shortest element the PDU allows (its fixed handle fields).
+    static var minimumElementLength: Int { get }
+    var elementLength: Int { get }
+    var data: UnsafeRawBufferPointer { get }
+    init(elementLength: Int, data: UnsafeRawBufferPointer)
+}
+
+extension ATTElementListShape {
+    public var length: Int { 2 + data.count }
+    public func encodeParameters(into w: inout ATTWriter) {
+        w.u8(UInt8(elementLength))
+        w.bytes(data)
+    }
+    public init(parameters r: inout ATTReader) throws(ATTPDUError) {
+        try r.require(1, minimum: 2)
+        let elementLength = Int(r.u8())
+        guard elementLength >= Self.minimumElementLength else {
+            throw .invalidField(opcode: Self.opcode.rawValue, field: .elementLength)
+        }
+        guard r.remaining > 0, r.remaining % elementLength == 0 else {
+            throw .invalidField(opcode: Self.opcode.rawValue, field: .listLength)
+        }
+        self.init(elementLength: elementLength, data: r.rest())
+    }
+
+    /// How many elements the list holds.
+    public var count: Int { data.count / elementLength }
+}

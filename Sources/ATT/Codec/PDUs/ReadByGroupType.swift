@@ -12,8 +12,9 @@ public struct ATTReadByGroupTypeRequest: ATTTypedRangeShape, Hashable, Sendable 
 }
 
 /// Read By Group Type Response (0x11): (handle, end group handle, value) triples.
-public struct ATTReadByGroupTypeResponse: ATTPDUProtocol {
+public struct ATTReadByGroupTypeResponse: ATTElementListShape {
     public static let opcode = ATTOpcode.readByGroupTypeResponse
+    public static let minimumElementLength = 4
     /// Length of each triple, at least 4.
     public var elementLength: Int
     public var data: UnsafeRawBufferPointer
@@ -22,25 +23,6 @@ public struct ATTReadByGroupTypeResponse: ATTPDUProtocol {
         self.elementLength = elementLength
         self.data = data
     }
-
-    public var length: Int { 2 + data.count }
-    public func encodeParameters(into w: inout ATTWriter) {
-        w.u8(UInt8(elementLength))
-        w.bytes(data)
-    }
-    public init(parameters r: inout ATTReader) throws(ATTPDUError) {
-        try r.require(1, minimum: 2)
-        elementLength = Int(r.u8())
-        guard elementLength >= 4 else {
-            throw .invalidField(opcode: Self.opcode.rawValue, field: .elementLength)
-        }
-        guard r.remaining > 0, r.remaining % elementLength == 0 else {
-            throw .invalidField(opcode: Self.opcode.rawValue, field: .listLength)
-        }
-        data = r.rest()
-    }
-
-    public var count: Int { data.count / elementLength }
 
     public struct Entry {
         public var range: ATTHandleRange

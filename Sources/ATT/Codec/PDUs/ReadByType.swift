@@ -12,8 +12,9 @@ public struct ATTReadByTypeRequest: ATTTypedRangeShape, Hashable, Sendable {
 }
 
 /// Read By Type Response (0x09): (handle, value) pairs of equal length.
-public struct ATTReadByTypeResponse: ATTPDUProtocol {
+public struct ATTReadByTypeResponse: ATTElementListShape {
     public static let opcode = ATTOpcode.readByTypeResponse
+    public static let minimumElementLength = 2
     /// Length of each (handle, value) pair, at least 2.
     public var elementLength: Int
     public var data: UnsafeRawBufferPointer
@@ -22,25 +23,6 @@ public struct ATTReadByTypeResponse: ATTPDUProtocol {
         self.elementLength = elementLength
         self.data = data
     }
-
-    public var length: Int { 2 + data.count }
-    public func encodeParameters(into w: inout ATTWriter) {
-        w.u8(UInt8(elementLength))
-        w.bytes(data)
-    }
-    public init(parameters r: inout ATTReader) throws(ATTPDUError) {
-        try r.require(1, minimum: 2)
-        elementLength = Int(r.u8())
-        guard elementLength >= 2 else {
-            throw .invalidField(opcode: Self.opcode.rawValue, field: .elementLength)
-        }
-        guard r.remaining > 0, r.remaining % elementLength == 0 else {
-            throw .invalidField(opcode: Self.opcode.rawValue, field: .listLength)
-        }
-        data = r.rest()
-    }
-
-    public var count: Int { data.count / elementLength }
 
     public struct Entry {
         public var handle: UInt16
