@@ -332,7 +332,8 @@ public final class WatchDaemon {
 }
 
 extension LineSelector {
-    var gpioLineID: GPIOLineID {
+    /// The same line in the HAL's terms.
+    public var gpioLineID: GPIOLineID {
         switch self {
         case .offset(let o): .offset(o)
         case .name(let n): .name(n)

@@ -28,13 +28,8 @@ struct MotorOffCommand: ParsableCommand {
         }
         let line: GPIOMotorLine
         do {
-            let id: GPIOLineID
-            switch motor.line {
-            case .offset(let o): id = .offset(o)
-            case .name(let n): id = .name(n)
-            }
             // Requesting the output drives it inactive; release keeps it driven low until reboot on most SoCs.
-            line = try GPIOMotorLine(chip: motor.chip, line: id, activeLow: motor.activeLow, consumer: "wristcore-motor-off")
+            line = try GPIOMotorLine(chip: motor.chip, line: motor.line.gpioLineID, activeLow: motor.activeLow, consumer: "wristcore-motor-off")
         } catch {
             throw WristCoreFailure("motor-off: \(error)")
         }
