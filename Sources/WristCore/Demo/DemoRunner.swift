@@ -20,7 +20,6 @@ public final class DemoRunner {
         public var scenario: DemoScenario
         public var speed: Double = 1
         public var pngDirectory: String?
-        public var frames: Int?
         public var style: TerminalPanel.Style?
         public var duration: Duration?
         public init(scenario: DemoScenario) { self.scenario = scenario }
@@ -47,8 +46,11 @@ public final class DemoRunner {
     /// the same as the phone's, so every frame is reproducible.
     static let demoTime = WallClockTime(year: 2024, month: 5, day: 1, hour: 12, minute: 0, second: 0, weekday: 3)
 
-    private func makeDaemon() -> WatchDaemon {
+    /// - Parameter pinnedClock: the system time to show until the phone sends
+    ///   its own (headless runs pin it so every frame is reproducible).
+    private func makeDaemon(pinnedClock: Bool = false) -> WatchDaemon {
         var o = WatchDaemon.Options()
+        if pinnedClock { o.settings.systemClock = { DemoRunner.demoTime } }
         o.phoneScript = options.scenario.scaled(by: options.speed).phoneEvents
         // Awake for the whole show; it still dims and sleeps like a watch after a while.
         o.settings.dimAfter = .seconds(45)
@@ -70,22 +72,12 @@ public final class DemoRunner {
 
     /// Renders `frames` frames without a terminal.
     public func runHeadless(frames: Int) throws {
-        var o = options
-        o.frames = frames
-        let clock = ManualClock()
-        let loop = try EventLoop(clock: .manual(clock))
-        let daemon = makeDaemon()
-        var settings = daemon.options.settings
-        settings.systemClock = { DemoRunner.demoTime }
-        let pinned = WatchDaemon(board: board, logger: logger, options: {
-            var d = daemon.options
-            d.settings = settings
-            return d
-        }())
-        try pinned.start(on: loop)
-        defer { pinned.stop() }
-        scheduleButtons(pinned, loop: loop)
-        if let dir = o.pngDirectory { try makeDirectory(dir) }
+        let loop = try EventLoop(clock: .manual(ManualClock()))
+        let daemon = makeDaemon(pinnedClock: true)
+        try daemon.start(on: loop)
+        defer { daemon.stop() }
+        scheduleButtons(daemon, loop: loop)
+        if let dir = options.pngDirectory { try makeDirectory(dir) }
         let step = Duration.milliseconds(10)
         for frame in 0..<frames {
             // Advance in small steps, letting the socket traffic between the
@@ -96,11 +88,11 @@ public final class DemoRunner {
                 elapsed += step
                 while try loop.runOnce(timeout: .zero) > 0 {}
             }
-            let image = pinned.screenImage(pinned.watch!)
+            let image = daemon.screenImage(daemon.watch!)
             frameHandler?(frame, image)
-            if let dir = o.pngDirectory { try writePNG(image, dir: dir, frame: frame) }
+            if let dir = options.pngDirectory { try writePNG(image, dir: dir, frame: frame) }
         }
-        logger.info("wrote \(frames) frames\(o.pngDirectory.map { " to \($0)" } ?? "")")
+        logger.info("wrote \(frames) frames\(options.pngDirectory.map { " to \($0)" } ?? "")")
     }
 
     // MARK: - interactive
