@@ -1,34 +1,46 @@
 // swift-tools-version: 6.1
 // WristCore: the firmware-style core of a DIY smartwatch on a Linux SBC.
-// Layers (dependencies point downward only; see docs/architecture.md):
-//   app       WristCore, wristcore
-//   services  ANCS
-//   GATT      ATT
-//   UI        Graphics, Screens (what each screen of the watch shows)
-//   devices   Display, Input, Haptics
-//   loop      RunLoop
-//   HAL       HAL (protocols, no fds), LinuxHAL (the only fd/device code), C shims
-//   sim       Simulator (implements the HAL protocols without hardware)
+//
+// Layers, dependencies pointing downward only (docs/architecture.md has the
+// graph; Scripts/check-layers.sh enforces it in `make test`):
+//   CLIs         WristCoreCLI (the `wristcore` binary), wristcore-vm-phone, wristcore-fonts
+//   root         WristCore: WatchDaemon, Doctor, the Linux board devices, the demo's terminal
+//   sim          SimBoard: simulated board devices, display emulator, simulated iPhone, harness, scenarios
+//   app          Watch: the watch's model and controller; BoardConfig: board files and policies
+//   tools        Decode: ANCS / ATT / capture decoding
+//   profiles     PhoneServices: the phone session (ANCS + CTS over GATT), the watch's GATT database
+//                Peripheral: mgmt codec and client, controller set-up, advertising, pairing, bonds
+//   services     ANCS
+//   GATT         GATT (bearer, client, server) on ATTCodec (pure PDU codec)
+//   UI           Screens, Graphics
+//   devices      Display (SSD13xx driver and its I2C framing), Input, Haptics
+//   loop         Loop (interfaces, timer heap, fd-free manual loop); LinuxLoop (EpollLoop)
+//   HAL          HAL (protocols, value types), LinuxHAL (the only fd/device code), C shims
+// Only LinuxHAL, LinuxLoop, the WristCore root and the CLIs may reach LinuxHAL
+// or a C module.
 import PackageDescription
 
 let package = Package(
     name: "WristCore",
-    platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "wristcore", targets: ["wristcore"]),
+        .executable(name: "wristcore", targets: ["WristCoreCLI"]),
         .library(name: "WristCore", targets: ["WristCore"]),
         // Per-layer libraries, used by the separate Benchmarks/ package.
         .library(name: "HAL", targets: ["HAL"]),
         .library(name: "LinuxHAL", targets: ["LinuxHAL"]),
-        .library(name: "RunLoop", targets: ["RunLoop"]),
+        .library(name: "Loop", targets: ["Loop"]),
+        .library(name: "LinuxLoop", targets: ["LinuxLoop"]),
         .library(name: "ANCS", targets: ["ANCS"]),
-        .library(name: "ATT", targets: ["ATT"]),
+        .library(name: "ATTCodec", targets: ["ATTCodec"]),
+        .library(name: "GATT", targets: ["GATT"]),
+        .library(name: "PhoneServices", targets: ["PhoneServices"]),
         .library(name: "Graphics", targets: ["Graphics"]),
         .library(name: "Display", targets: ["Display"]),
-        .library(name: "Simulator", targets: ["Simulator"]),
+        .library(name: "SimBoard", targets: ["SimBoard"]),
         .library(name: "Input", targets: ["Input"]),
         .library(name: "Haptics", targets: ["Haptics"]),
         .library(name: "Screens", targets: ["Screens"]),
+        .library(name: "Watch", targets: ["Watch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -52,63 +64,93 @@ let package = Package(
         .target(name: "LinuxHAL", dependencies: ["HAL", "CLinux", "CGPIOD", "CI2C", "CBluetooth"]),
 
         // MARK: loop
-        .target(name: "RunLoop", dependencies: ["HAL", "LinuxHAL"]),
+        .target(name: "Loop", dependencies: ["HAL"]),
+        .target(name: "LinuxLoop", dependencies: ["Loop", "HAL", "LinuxHAL"]),
 
         // MARK: devices and UI
-        .target(name: "Display", dependencies: ["HAL", "Graphics"]),
-        .target(name: "Input", dependencies: ["HAL", "RunLoop"]),
-        .target(name: "Haptics", dependencies: ["HAL", "RunLoop"]),
         .target(name: "Graphics", dependencies: ["HAL"]),
+        .target(name: "Display", dependencies: ["HAL", "Graphics"]),
+        .target(name: "Input", dependencies: ["HAL", "Loop"]),
+        .target(name: "Haptics", dependencies: ["HAL", "Loop"]),
         .target(name: "Screens", dependencies: ["HAL", "Graphics", "ANCS"]),
 
-        // MARK: GATT and services
-        .target(name: "ATT", dependencies: ["HAL", "RunLoop"]),
+        // MARK: GATT, services and profiles
+        .target(name: "ATTCodec"),
+        .target(name: "GATT", dependencies: ["ATTCodec", "Loop", "HAL"]),
         .target(name: "ANCS", dependencies: ["HAL"]),
+        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Loop", "HAL"]),
+        .target(
+            name: "Peripheral",
+            dependencies: ["BoardConfig", "Loop", "LinuxLoop", "HAL", "LinuxHAL", .product(name: "Logging", package: "swift-log")]),
+
+        // MARK: the watch
+        .target(name: "BoardConfig", dependencies: ["ANCS", "Haptics", "HAL"]),
+        .target(
+            name: "Watch",
+            dependencies: [
+                "BoardConfig", "PhoneServices", "ANCS", "Screens", "Graphics", "Display", "Input", "Haptics", "Loop", "HAL",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "HAL"]),
 
         // MARK: fonts (BDF -> .wcf compiler; see Fonts/README.md)
         .target(name: "FontCompiler"),
         .executableTarget(name: "wristcore-fonts", dependencies: ["FontCompiler", "Graphics"]),
 
         // MARK: simulated hardware
-        .target(name: "Simulator", dependencies: ["HAL", "RunLoop", "ATT", "ANCS", "Display", "Graphics"]),
+        .target(
+            name: "SimBoard",
+            dependencies: [
+                "Watch", "BoardConfig", "PhoneServices", "Decode", "GATT", "ATTCodec", "ANCS", "Screens", "Display", "Graphics",
+                "Loop", "HAL", "LinuxHAL",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
-        // MARK: app
+        // MARK: composition root and CLIs
         .target(
             name: "WristCore",
             dependencies: [
-                "HAL", "LinuxHAL", "RunLoop", "Display", "Input", "Haptics", "Graphics", "Screens",
-                "ATT", "ANCS", "Simulator",
+                "SimBoard", "Watch", "BoardConfig", "Peripheral", "PhoneServices", "Decode", "GATT", "ANCS", "Screens",
+                "Display", "Graphics", "Input", "Haptics", "Loop", "LinuxLoop", "HAL", "LinuxHAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
-            name: "wristcore",
+            name: "WristCoreCLI",
             dependencies: [
-                "WristCore", "LinuxHAL",
+                "WristCore", "SimBoard", "Decode", "BoardConfig", "Peripheral", "LinuxHAL", "HAL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-
         // The simulated iPhone on a virtual Bluetooth controller, for the real-kernel VM tests (Tests/VM).
-        .executableTarget(name: "wristcore-vm-phone", dependencies: ["WristCore", "Simulator", "LinuxHAL", "RunLoop", "ATT", "HAL"]),
+        .executableTarget(
+            name: "wristcore-vm-phone",
+            dependencies: ["Peripheral", "SimBoard", "GATT", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
 
         // MARK: tests
-        .testTarget(name: "RunLoopTests", dependencies: ["RunLoop", "LinuxHAL", "HAL"]),
+        .testTarget(name: "LoopTests", dependencies: ["Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
+        .testTarget(name: "ANCSTests", dependencies: ["ANCS", "HAL"]),
+        .testTarget(
+            name: "GATTTests",
+            dependencies: ["GATT", "ATTCodec", "PhoneServices", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
+        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "SimBoard", "HAL"], exclude: ["Golden"]),
+        .testTarget(
+            name: "PeripheralTests",
+            dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "WristCore"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "HAL"]),
+        .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
+        .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "HAL"]),
+        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "Haptics", "HAL"]),
         .testTarget(
             name: "WristCoreTests",
             dependencies: [
-                "WristCore", "HAL", "LinuxHAL", "RunLoop", "Simulator", "ANCS", "ATT", "Screens", "Input", "Haptics",
+                "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Screens",
+                "Input", "Haptics", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["EndToEnd/Golden"]),
-        .testTarget(name: "ANCSTests", dependencies: ["ANCS", "HAL"]),
-        .testTarget(name: "ATTTests", dependencies: ["ATT", "RunLoop", "LinuxHAL", "HAL", "Simulator", "ANCS", "WristCore"]),
-        .testTarget(name: "InputTests", dependencies: ["Input", "RunLoop", "HAL"]),
-        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "RunLoop", "HAL"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "Simulator", "HAL"], exclude: ["Golden"]),
-        .testTarget(name: "BluetoothTests", dependencies: ["WristCore", "LinuxHAL", "RunLoop", "HAL"]),
-        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "HAL"]),
-        .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
-        .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "Simulator", "LinuxHAL", "HAL"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

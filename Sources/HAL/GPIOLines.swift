@@ -23,6 +23,9 @@ public protocol ButtonLine: AnyObject {
     func readEdge() throws(HALError) -> LineEdge?
     /// The line's current logical level (true: pressed).
     func isActive() throws(HALError) -> Bool
+    /// True when the kernel debounces this line (libgpiod v2), so software
+    /// debouncing adds no delay of its own.
+    var kernelDebounceActive: Bool { get }
     /// Releases the line (idempotent).
     func release()
 }

@@ -79,3 +79,9 @@ public protocol LinkSecurityControl: AnyObject {
     /// Called (on the loop) whenever the level changes or a request completes.
     var securityChangeHandler: ((LinkSecurityLevel) -> Void)? { get set }
 }
+
+/// A packet channel a command-line tool may block on (no run loop).
+public protocol BlockingPacketChannel: PacketChannel {
+    /// Waits up to `timeout` for a message to read; false on timeout.
+    func waitReadable(timeout: Duration) throws(HALError) -> Bool
+}

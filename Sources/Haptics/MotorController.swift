@@ -1,5 +1,5 @@
 import HAL
-import RunLoop
+import Loop
 
 /// Plays vibration patterns on the motor line, within safety limits.
 ///

@@ -1,5 +1,5 @@
 import HAL
-import RunLoop
+import Loop
 
 /// Turns one button's raw edges (contact bounces included) into gestures.
 ///

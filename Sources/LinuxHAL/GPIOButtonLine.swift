@@ -36,6 +36,7 @@ public final class GPIOButtonLine: ButtonLine {
     public private(set) var pollDescriptor: Int32
     /// True when the kernel debounces this line (libgpiod v2 with a debounce period).
     public let kernelDebounce: Bool
+    public var kernelDebounceActive: Bool { kernelDebounce }
     /// Where the line is, as the kernel names it (for logs and the doctor).
     public let chipName: String
     public let chipLabel: String

@@ -1,5 +1,7 @@
+import BoardConfig
 import HAL
 import LinuxHAL
+import Peripheral
 
 /// `wristcore doctor`: checks a board's devices and the system, one line per
 /// check, each failure with the way to fix it. The system is read through

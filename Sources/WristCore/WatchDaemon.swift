@@ -1,15 +1,21 @@
+import LinuxLoop
 import ANCS
+import BoardConfig
 import Display
 import Foundation
+import GATT
 import Graphics
 import HAL
 import Haptics
 import Input
 import LinuxHAL
 import Logging
-import RunLoop
+import Loop
+import Peripheral
+import PhoneServices
 import Screens
-import Simulator
+import SimBoard
+import Watch
 
 /// The daemon's composition root: one event loop; the board's display,
 /// buttons and motor (real or simulated); the phone link; the harness; and an
@@ -59,9 +65,9 @@ public final class WatchDaemon {
     /// Runs until a signal (or `duration`) and returns after a clean shutdown.
     public func run() throws {
         try preflight()
-        let loop: EventLoop
+        let loop: EpollLoop
         do {
-            loop = try EventLoop()
+            loop = try EpollLoop()
             try loop.handleTerminationSignals()
         } catch {
             throw WristCoreFailure("cannot start the event loop: \(error)")
@@ -72,7 +78,7 @@ public final class WatchDaemon {
 
     /// Builds everything on `loop`, runs it, and tears it down (motor off on
     /// every way out, including errors).
-    public func run(on loop: EventLoop) throws {
+    public func run(on loop: EpollLoop) throws {
         try start(on: loop)
         defer { stop() }
         if let d = options.duration { loop.schedule(after: d) { loop.shutdown() } }
@@ -87,11 +93,11 @@ public final class WatchDaemon {
     public private(set) var bluetooth: BluetoothPeripheral?
     private var systemd: SystemdNotifier?
     private var phoneEndpoint: SimulatedPhoneEndpoint?
-    private var loop: EventLoop?
+    private var loop: EpollLoop?
 
     /// Opens the devices and starts the watch on `loop` without running it
     /// (tests then drive the loop themselves). Pair with `stop()`.
-    public func start(on loop: EventLoop) throws {
+    public func start(on loop: EpollLoop) throws {
         self.loop = loop
         let d = board.display
         logger.info("WristCore \(WristCoreVersion.string) on \(board.name) [\(board.source)]\(board.simulated ? " (simulated hardware)" : "")")
@@ -159,7 +165,7 @@ public final class WatchDaemon {
         }
     }
 
-    private func makeMotor(loop: EventLoop) throws -> MotorController? {
+    private func makeMotor(loop: EpollLoop) throws -> MotorController? {
         guard let wiring = board.motor else { return nil }
         let line: any MotorLine
         if board.simulated {
@@ -182,7 +188,7 @@ public final class WatchDaemon {
         return motor
     }
 
-    private func makeWatch(loop: EventLoop, motor: MotorController?) throws -> WatchController {
+    private func makeWatch(loop: EpollLoop, motor: MotorController?) throws -> WatchController {
         let d = board.display
         guard let spec = ControllerSpec.named("\(d.controller.rawValue)-\(d.width)x\(d.height)") ?? ControllerSpec.named(d.controller.rawValue) else {
             throw WristCoreFailure("no controller description for \(d.controller.rawValue) \(d.width)x\(d.height)")
@@ -235,7 +241,7 @@ public final class WatchDaemon {
             negative: corner(board.button(.negative)?.position) ?? .bottomLeft)
     }
 
-    private func makeButtons(loop: EventLoop, watch: WatchController) throws -> WatchButtons {
+    private func makeButtons(loop: EpollLoop, watch: WatchController) throws -> WatchButtons {
         var lines: [ButtonRole: any ButtonLine] = [:]
         if !board.simulated {
             for b in board.buttons {
@@ -255,7 +261,7 @@ public final class WatchDaemon {
         }
     }
 
-    private func startPhone(loop: EventLoop, watch: WatchController) throws {
+    private func startPhone(loop: EpollLoop, watch: WatchController) throws {
         guard board.simulated else {
             // Real boards: the Bluetooth link (docs/bluetooth.md).
             try startBluetooth(loop: loop, watch: watch)
@@ -282,7 +288,7 @@ public final class WatchDaemon {
     }
 
     /// Runs a phone session over an accepted link.
-    func attachPhone(_ channel: any PacketChannel, security: (any LinkSecurityControl)?, loop: EventLoop, watch: WatchController) {
+    func attachPhone(_ channel: any PacketChannel, security: (any LinkSecurityControl)?, loop: EpollLoop, watch: WatchController) {
         var consumerConfiguration = NotificationConsumer.Configuration()
         consumerConfiguration.fetchDate = true
         consumerConfiguration.fetchSubtitle = true
@@ -365,7 +371,7 @@ extension WatchDaemon {
     /// through the kernel's management socket, advertises, pairs (the passkey
     /// on screen, confirmed with the buttons), keeps bonds, and hands each
     /// accepted L2CAP ATT link to a phone session.
-    func startBluetooth(loop: EventLoop, watch: WatchController) throws {
+    func startBluetooth(loop: EpollLoop, watch: WatchController) throws {
         let bt = BluetoothPeripheral(
             settings: board.bluetooth, ioCapability: BluetoothPeripheral.ioCapability(for: board),
             keyStore: BondStore(directory: stateDirectory), loop: loop, logger: logger)
@@ -396,7 +402,7 @@ extension WatchDaemon {
 
     /// READY=1 once running, WATCHDOG=1 from the loop (a hung loop stops the
     /// pings and systemd restarts the unit), when started by systemd.
-    func startSystemdNotifications(loop: EventLoop) {
+    func startSystemdNotifications(loop: EpollLoop) {
         guard let notifier = (try? SystemdNotifier.fromEnvironment()) ?? nil else { return }
         systemd = notifier
         try? notifier.ready(status: "running on \(board.name)")

@@ -1,7 +1,8 @@
+import LinuxLoop
 import HAL
 import LinuxHAL
-import RunLoop
-import WristCore
+import Loop
+import Peripheral
 
 /// The phone's own controller (hciN) through mgmt, the way iOS keeps its
 /// radio: LE on, bondable, Secure Connections, IO capability DisplayYesNo

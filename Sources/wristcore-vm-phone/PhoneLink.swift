@@ -1,15 +1,16 @@
-import ATT
+import LinuxLoop
+import GATT
 import HAL
 import LinuxHAL
-import RunLoop
-import Simulator
+import Loop
+import SimBoard
 
 /// One phone across connections: scan → connect (L2CAP LE, CID 4) → serve the
 /// simulated iPhone over the real link → on disconnect, scan again (the
 /// watch restarted). Notifications the phone still has are announced again
 /// as pre-existing in the next session, as iOS does.
 final class PhoneLink {
-    private let loop: EventLoop
+    private let loop: EpollLoop
     private let options: PhoneOptions
     private var scanner: WatchScanner?
     private var channel: L2CAPChannel?
@@ -23,7 +24,7 @@ final class PhoneLink {
     private var securityTimer: TimerID!
     private var connections = 0
 
-    init(loop: EventLoop, options: PhoneOptions, script: [PhoneEvent]) {
+    init(loop: EpollLoop, options: PhoneOptions, script: [PhoneEvent]) {
         self.loop = loop
         self.options = options
         self.script = script

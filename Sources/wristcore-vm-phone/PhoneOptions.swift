@@ -1,5 +1,6 @@
+import LinuxLoop
 import HAL
-import Simulator
+import SimBoard
 
 /// Command line of `wristcore-vm-phone` (kept dependency-free: the test
 /// driver is its only user).

@@ -1,3 +1,4 @@
+import LinuxLoop
 import Glibc
 
 /// The emulator's machine-readable output: one event per line on stdout,

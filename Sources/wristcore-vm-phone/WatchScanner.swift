@@ -1,6 +1,7 @@
+import LinuxLoop
 import HAL
 import LinuxHAL
-import RunLoop
+import Loop
 
 /// Finds the watch the way a phone does: LE discovery (mgmt Start Discovery
 /// on its own control socket) until an advertisement carries the watch's
@@ -11,7 +12,7 @@ import RunLoop
 /// Device Found (0x0012) and Discovering (0x0013) events are only needed by
 /// this test tool, so they are not part of the HAL's typed codecs.
 final class WatchScanner {
-    private let loop: EventLoop
+    private let loop: EpollLoop
     private let index: UInt16
     private let name: String
     private var socket: BluetoothManagementSocket?
@@ -26,7 +27,7 @@ final class WatchScanner {
     /// LE public + LE random.
     private static let leAddressTypes: UInt8 = 0x06
 
-    init(loop: EventLoop, index: Int, name: String) {
+    init(loop: EpollLoop, index: Int, name: String) {
         self.loop = loop
         self.index = UInt16(index)
         self.name = name

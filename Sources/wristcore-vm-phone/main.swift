@@ -4,9 +4,10 @@ import Foundation
 import Glibc
 import HAL
 import LinuxHAL
-import RunLoop
-import Simulator
-import WristCore
+import LinuxLoop
+import Loop
+import Peripheral
+import SimBoard
 
 let options: PhoneOptions
 switch PhoneOptions.parse(Array(CommandLine.arguments.dropFirst())) {
@@ -27,10 +28,10 @@ if let path = options.scriptPath {
     do { script = try PhoneScript.parse(text) } catch { fail("\(path): \(error)") }
 }
 
-let loop: EventLoop
+let loop: EpollLoop
 let client: ManagementClient
 do {
-    loop = try EventLoop()
+    loop = try EpollLoop()
     try loop.handleTerminationSignals()
     client = try ManagementClient(transport: try BluetoothManagementSocket(), loop: loop)
 } catch {

@@ -1,3 +1,4 @@
+import ANCS
 import Testing
 @testable import ANCS
 

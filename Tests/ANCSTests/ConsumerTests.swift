@@ -1,3 +1,4 @@
+import ANCS
 import HAL
 import Testing
 @testable import ANCS

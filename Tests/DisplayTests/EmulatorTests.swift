@@ -1,7 +1,7 @@
 import Display
 import Graphics
 import HAL
-import Simulator
+import SimBoard
 import Testing
 
 @Suite("Display emulator")

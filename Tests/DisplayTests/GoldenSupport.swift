@@ -2,7 +2,7 @@ import Display
 import FoundationEssentials
 import Graphics
 import HAL
-import Simulator
+import SimBoard
 import Testing
 
 /// Golden files live next to this source file. Set WRISTCORE_UPDATE_GOLDEN=1

@@ -3,7 +3,7 @@ import Glibc
 import Graphics
 import HAL
 import LinuxHAL
-import Simulator
+import SimBoard
 import Testing
 
 /// Scripted i2c-dev: records every call, fails where told.

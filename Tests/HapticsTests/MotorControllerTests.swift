@@ -1,5 +1,7 @@
 import HAL
-import RunLoop
+import Haptics
+import LinuxLoop
+import Loop
 import Testing
 
 @testable import Haptics
@@ -30,7 +32,7 @@ private final class RecordingMotorLine: MotorLine {
 /// (on, milliseconds since start).
 private final class Bench {
     let clock = ManualClock(now: MonotonicInstant(nanoseconds: 5_000_000_000))
-    let loop: EventLoop
+    let loop: EpollLoop
     let start: MonotonicInstant
     let line = RecordingMotorLine()
     var motor: MotorController!
@@ -39,7 +41,7 @@ private final class Bench {
     var minute: Int? = 12 * 60
 
     init(_ configuration: HapticsConfiguration = .defaults) throws {
-        loop = try EventLoop(clock: .manual(clock))
+        loop = try EpollLoop(clock: .manual(clock))
         start = clock.now
         motor = MotorController(line: line, scheduler: loop, configuration: configuration) { [weak self] in self?.minute }
         motor.stateHandler = { [weak self] on, t in

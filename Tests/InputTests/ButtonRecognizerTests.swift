@@ -1,5 +1,7 @@
 import HAL
-import RunLoop
+import Input
+import LinuxLoop
+import Loop
 import Testing
 
 @testable import Input
@@ -8,7 +10,7 @@ import Testing
 /// times (milliseconds from the start) and the gestures it reported, stamped.
 private final class Bench {
     let clock = ManualClock(now: MonotonicInstant(nanoseconds: 1_000_000_000))
-    let loop: EventLoop
+    let loop: EpollLoop
     let start: MonotonicInstant
     var recognizer: ButtonRecognizer!
     /// (gesture, ms since start when reported)
@@ -16,7 +18,7 @@ private final class Bench {
     var levels: [(Bool, Int64)] = []
 
     init(timing: ButtonTiming = .defaults, doublePress: Bool = false) throws {
-        loop = try EventLoop(clock: .manual(clock))
+        loop = try EpollLoop(clock: .manual(clock))
         start = clock.now
         recognizer = ButtonRecognizer(timing: timing, detectsDoublePress: doublePress, scheduler: loop) { [weak self] g in
             guard let self else { return }

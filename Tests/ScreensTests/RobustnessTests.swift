@@ -1,6 +1,7 @@
 import ANCS
 import Graphics
-import Simulator
+import Screens
+import SimBoard
 import Testing
 @testable import Screens
 

@@ -1,7 +1,7 @@
 import ANCS
 import Graphics
 import Screens
-import Simulator
+import SimBoard
 import Testing
 
 /// Every screen against a golden picture (Golden/*.pbm). See Support.swift

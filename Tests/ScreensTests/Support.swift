@@ -3,7 +3,7 @@ import FoundationEssentials
 import Graphics
 import HAL
 import Screens
-import Simulator
+import SimBoard
 import Testing
 
 /// Golden files live next to this source file. Set WRISTCORE_UPDATE_GOLDEN=1

@@ -1,6 +1,8 @@
+import BoardConfig
 import HAL
 import LinuxHAL
 import Testing
+@testable import BoardConfig
 @testable import WristCore
 
 /// A machine described by the test.

@@ -1,4 +1,5 @@
 import ANCS
+import BoardConfig
 import Haptics
 import Testing
 

@@ -8,7 +8,7 @@ import HAL
 /// the controller logic above runs unchanged over a socket pair in tests.
 ///
 /// Opening it needs CAP_NET_ADMIN (the kernel refuses commands otherwise).
-public final class BluetoothManagementSocket: PacketChannel {
+public final class BluetoothManagementSocket: BlockingPacketChannel {
     private var fd: FileDescriptor?
 
     /// Opens and binds the control channel (non-blocking, close-on-exec).
@@ -56,21 +56,6 @@ public final class BluetoothManagementSocket: PacketChannel {
         }
     }
 
-    /// Sends a command by opcode, controller index and parameter bytes.
-    public func send(_ opcode: ManagementOpcode, index: UInt16, parameters: [UInt8]) throws(HALError) -> PacketSendResult {
-        let packet = ManagementPacket.command(opcode, index: index, parameters: parameters)
-        var result: Result<PacketSendResult, HALError> = .success(.sent)
-        packet.withUnsafeBytes { b in
-            do throws(HALError) { result = .success(try self.send(b)) } catch { result = .failure(error) }
-        }
-        return try result.get()
-    }
-
-    /// Sends a typed command.
-    public func send(_ command: some ManagementCommand, index: UInt16) throws(HALError) -> PacketSendResult {
-        try send(command.opcode, index: index, parameters: command.encodeParameters())
-    }
-
     /// Receives one event packet (header included).
     public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(HALError) -> PacketReceiveResult {
         guard let raw = fd?.rawValue else { return .closed }
@@ -88,50 +73,19 @@ public final class BluetoothManagementSocket: PacketChannel {
         }
     }
 
-    /// Reads one event without blocking: its code, controller index and
-    /// parameters (a slice of `buffer`); nil when none is waiting or it is malformed.
-    public func readEvent(into buffer: UnsafeMutableRawBufferPointer) throws(HALError) -> (code: UInt16, index: UInt16, parameters: UnsafeRawBufferPointer)? {
-        guard case .packet(let n) = try receive(into: buffer) else { return nil }
-        return ManagementPacket.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-    }
-
     public func close() {
         if let d = fd.take() { d.close() }
     }
 
-    /// For command-line tools without a run loop (`wristcore doctor`,
-    /// `wristcore forget`): sends `command` and waits up to `timeout` for its
-    /// Command Complete / Command Status, skipping other events. Returns the
-    /// status byte and return parameters.
-    public func query(_ command: some ManagementCommand, index: UInt16, timeout: Duration = .seconds(2)) throws(HALError) -> (status: UInt8, parameters: [UInt8]) {
-        let what = "\(command.opcode) on hci\(index)"
-        guard try send(command, index: index) == .sent else { throw Errno(EAGAIN).halError(what) }
-        let deadline = SystemMonotonicClock.read().advanced(by: timeout)
-        var buffer = [UInt8](repeating: 0, count: 1024)
+    /// Waits up to `timeout` for an event to read (command-line tools
+    /// without a run loop: `wristcore doctor`, `wristcore forget`).
+    public func waitReadable(timeout: Duration) throws(HALError) -> Bool {
+        var p = pollfd(fd: pollDescriptor, events: Int16(POLLIN), revents: 0)
+        let ms = Int32(clamping: max(1, timeout.millisecondsClamped))
         while true {
-            let now = SystemMonotonicClock.read()
-            guard now < deadline else { throw Errno(ETIMEDOUT).halError(what, hint: "the kernel did not answer; check 'dmesg' for Bluetooth errors") }
-            let left = deadline.duration(since: now)
-            var p = pollfd(fd: pollDescriptor, events: Int16(POLLIN), revents: 0)
-            let ms = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-            if poll(&p, 1, ms) < 0 && Errno.current != .interrupted { throw Errno.current.halError(what) }
-            while true {
-                var result: Result<PacketReceiveResult, HALError> = .success(.wouldBlock)
-                buffer.withUnsafeMutableBytes { b in
-                    do throws(HALError) { result = .success(try receive(into: b)) } catch { result = .failure(error) }
-                }
-                guard case .packet(let n) = try result.get() else { break }
-                let answer: (UInt8, [UInt8])? = buffer.withUnsafeBytes { b in
-                    guard let (_, i, event) = ManagementEvent.decode(packet: UnsafeRawBufferPointer(rebasing: b[0..<n])).map({ (0, $0.index, $0.event) }),
-                          i == index else { return nil }
-                    switch event {
-                    case .commandComplete(let op, let status, let params) where op == command.opcode.rawValue: return (status, params)
-                    case .commandStatus(let op, let status) where op == command.opcode.rawValue: return (status, [])
-                    default: return nil
-                    }
-                }
-                if let answer { return answer }
-            }
+            let n = poll(&p, 1, ms)
+            if n >= 0 { return n > 0 }
+            if Errno.current != .interrupted { throw Errno.current.halError("wait for a management event") }
         }
     }
 }

@@ -1,10 +1,13 @@
+import LinuxLoop
+import BoardConfig
 import Foundation
 import HAL
 import LinuxHAL
 import Logging
-import RunLoop
+import Loop
+import Peripheral
 import Screens
-import Simulator
+import SimBoard
 
 /// `wristcore demo`: the watch on simulated hardware, a simulated iPhone
 /// playing a scenario, the OLED drawn in the terminal, keys for buttons.
@@ -59,7 +62,7 @@ public final class DemoRunner {
         return WatchDaemon(board: board, logger: logger, options: o)
     }
 
-    private func scheduleButtons(_ daemon: WatchDaemon, loop: EventLoop) {
+    private func scheduleButtons(_ daemon: WatchDaemon, loop: EpollLoop) {
         for step in options.scenario.scaled(by: options.speed).buttonSteps {
             loop.schedule(after: step.at) { [weak daemon] in
                 _ = daemon?.buttons?.inject(step.role, active: true)
@@ -72,7 +75,7 @@ public final class DemoRunner {
 
     /// Renders `frames` frames without a terminal.
     public func runHeadless(frames: Int) throws {
-        let loop = try EventLoop(clock: .manual(ManualClock()))
+        let loop = try EpollLoop(clock: .manual(ManualClock()))
         let daemon = makeDaemon(pinnedClock: true)
         try daemon.start(on: loop)
         defer { daemon.stop() }
@@ -99,7 +102,7 @@ public final class DemoRunner {
 
     /// Runs in the terminal until 'q', Ctrl-C or `duration`.
     public func runInteractive(terminal: Terminal) throws {
-        let loop = try EventLoop()
+        let loop = try EpollLoop()
         try loop.handleTerminationSignals()
         let daemon = makeDaemon()
         try daemon.start(on: loop)

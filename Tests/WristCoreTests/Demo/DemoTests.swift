@@ -1,8 +1,11 @@
+import BoardConfig
 import Foundation
+import HAL
 import Logging
-import Simulator
+import SimBoard
 import Testing
 
+@testable import SimBoard
 @testable import WristCore
 
 /// `wristcore demo`: the shipped scenario, rendered headless, matches golden

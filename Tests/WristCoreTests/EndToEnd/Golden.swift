@@ -1,5 +1,5 @@
 import Foundation
-import Simulator
+import SimBoard
 import Testing
 
 /// Golden screen images next to this file (Golden/*.pbm). Run the tests with

@@ -1,10 +1,15 @@
+import ANCS
+import BoardConfig
 import Foundation
+import GATT
 import Glibc
 import HAL
+import LinuxLoop
 import Logging
-import RunLoop
-import Simulator
+import Loop
+import SimBoard
 import Testing
+import WristCore
 
 @testable import WristCore
 
@@ -176,7 +181,7 @@ import Testing
         var logger = Logger(label: "e2e")
         logger.logLevel = .critical
         let daemon = WatchDaemon(board: BoardLoader.builtInSimulated, logger: logger, options: options)
-        let loop = try EventLoop()
+        let loop = try EpollLoop()
         #expect(throws: WristCoreFailure.self) { try daemon.start(on: loop) }
         #expect(daemon.watch?.motor?.isMotorOn != true)
     }

@@ -1,12 +1,18 @@
+import ANCS
+import BoardConfig
 import Foundation
+import GATT
 import Glibc
 import HAL
 import LinuxHAL
+import LinuxLoop
 import Logging
-import RunLoop
+import Loop
 import Screens
-import Simulator
+import SimBoard
 import Testing
+import Watch
+import WristCore
 
 @testable import WristCore
 
@@ -14,7 +20,7 @@ import Testing
 /// real Unix sockets: a simulated iPhone connects to the phone endpoint and a
 /// harness client talks the line protocol. One real run loop drives all three.
 final class SimBoardRig {
-    let loop: EventLoop
+    let loop: EpollLoop
     let daemon: WatchDaemon
     let directory: String
     let phonePath: String
@@ -31,7 +37,7 @@ final class SimBoardRig {
         mkdir(directory, 0o700)
         phonePath = directory + "/phone.sock"
         harnessPath = directory + "/harness.sock"
-        loop = try EventLoop()
+        loop = try EpollLoop()
         var options = WatchDaemon.Options()
         options.phoneEndpoint = "unix:" + phonePath
         options.harnessEndpoint = "unix:" + harnessPath
@@ -115,7 +121,7 @@ final class HarnessClient {
     private(set) var lines: [String] = []
     private var owner: FileDescriptor?
 
-    init(path: String, loop: EventLoop) throws {
+    init(path: String, loop: EpollLoop) throws {
         let d = try UnixSocketListener.connect(path: path, kind: .stream)
         fd = d.rawValue
         owner = consume d
@@ -153,7 +159,7 @@ final class HarnessClient {
     }
 
     /// Takes `count` raw bytes (a snapshot's payload).
-    func takeBytes(_ count: Int, loop: EventLoop) throws -> [UInt8] {
+    func takeBytes(_ count: Int, loop: EpollLoop) throws -> [UInt8] {
         try #require(try loop.runUntil(timeout: .seconds(10)) { self.pump(); return self.buffer.count >= count })
         let bytes = Array(buffer[..<count])
         buffer.removeSubrange(..<count)
@@ -162,7 +168,7 @@ final class HarnessClient {
 
     /// Sends a command and returns the first reply line that is not a
     /// streamed motor event (those are kept in `motorEvents`).
-    func request(_ command: String, loop: EventLoop) throws -> String {
+    func request(_ command: String, loop: EpollLoop) throws -> String {
         send(command)
         var reply: String?
         try #require(

@@ -1,7 +1,8 @@
+import BoardConfig
 import Foundation
 import HAL
-import RunLoop
-import Simulator
+import Loop
+import SimBoard
 import Testing
 
 @testable import WristCore

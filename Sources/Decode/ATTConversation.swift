@@ -1,0 +1,224 @@
+import ANCS
+import ATTCodec
+import PhoneServices
+
+/// One ATT bearer's conversation, decoded PDU by PDU: it remembers the
+/// outstanding request of each side (to read responses), learns the
+/// server's handles from discovery, and decodes the ANCS and CTS values
+/// written to or notified from the characteristics it has identified —
+/// Data Source responses reassembled by the real `DataSourceAssembler`,
+/// registered from the Control Point writes it sees.
+public final class ATTConversation {
+    public private(set) var map = GATTMap()
+    /// Outstanding request per requesting side (nil: direction unknown).
+    private var pending: [DecodedRecord.Direction?: ATTDecoding.PendingRequest] = [:]
+    private var assembler: DataSourceAssembler?
+    private var nextTag: UInt32 = 1
+    /// The Control Point write waiting for its Write Response / Error Response.
+    private var controlPointWriteTag: UInt32?
+    private var dataSourceFragments = 0
+
+    public init() {}
+
+    /// Forget the session (disconnection): handles stay valid for a bonded
+    /// phone, but UIDs, pending requests and partial responses do not.
+    public func endSession() {
+        pending = [:]
+        assembler?.reset()
+        controlPointWriteTag = nil
+        dataSourceFragments = 0
+    }
+
+    /// Decodes one PDU sent in `direction`; returns its ATT record and any
+    /// ANCS / CTS records it completes. A malformed PDU gives one
+    /// `malformed` record (the conversation goes on).
+    public func decode(_ pdu: [UInt8], direction: DecodedRecord.Direction?) -> [DecodedRecord] {
+        let requester: DecodedRecord.Direction? = direction?.opposite
+        guard let raw = pdu.first else {
+            return [malformed("ATT", .at(0, "an ATT PDU has at least 1 byte (the opcode), got none"), direction)]
+        }
+        let kind = ATTOpcode.kind(ofRaw: raw)
+        let answered = (kind == .response || kind == .confirmation) ? pending[requester] : nil
+        var att: DecodedRecord
+        do {
+            att = try ATTDecoding.decode(pdu, context: ATTDecoding.Context(map: map, request: answered))
+        } catch {
+            if kind == .response { pending[requester] = nil }
+            return [malformed("ATT \(ATTDecoding.opcodeName(raw))", error, direction)]
+        }
+        att.direction = direction
+        var out = [att]
+
+        pdu.withUnsafeBytes { bytes in
+            guard let decoded = try? ATTPDU.decode(bytes, mtu: Int(UInt16.max)) else { return }
+            learn(from: decoded, answering: answered)
+            out += interpret(decoded, answering: answered, direction: direction)
+            switch kind {
+            case .request: pending[direction] = request(for: decoded)
+            case .response: pending[requester] = nil
+            default: break
+            }
+        }
+        return out
+    }
+
+    private func malformed(_ what: String, _ e: DecodeError, _ direction: DecodedRecord.Direction?) -> DecodedRecord {
+        var fields = [DecodeField("error", .string(e.message))]
+        if case .byte(let o) = e.location { fields.insert(DecodeField("offset", .int(o)), at: 0) }
+        return DecodedRecord(direction: direction, layer: .malformed, type: "malformed", summary: "\(what): \(e)", fields: fields)
+    }
+
+    private func request(for pdu: ATTPDU) -> ATTDecoding.PendingRequest {
+        switch pdu {
+        case .readRequest(let r): .init(opcode: pdu.opcode, handle: r.handle)
+        case .readBlobRequest(let r): .init(opcode: pdu.opcode, handle: r.handle)
+        case .writeRequest(let w): .init(opcode: pdu.opcode, handle: w.handle)
+        case .readByTypeRequest(let r): .init(opcode: pdu.opcode, type: r.type)
+        case .readByGroupTypeRequest(let r): .init(opcode: pdu.opcode, type: r.type)
+        case .findByTypeValueRequest(let r):
+            .init(opcode: pdu.opcode, type: BluetoothUUID(littleEndian: Array(r.value)))
+        default: .init(opcode: pdu.opcode)
+        }
+    }
+
+    /// Discovery responses teach the map.
+    private func learn(from pdu: ATTPDU, answering request: ATTDecoding.PendingRequest?) {
+        switch pdu {
+        case .readByGroupTypeResponse(let r):
+            guard request == nil || request?.type == .primaryService || request?.type == .secondaryService else { return }
+            for i in 0..<r.count {
+                let e = r[i]
+                if let u = BluetoothUUID(littleEndian: e.value) { map.addService(e.range, u) }
+            }
+        case .findByTypeValueResponse(let r):
+            guard let u = request?.type, request?.opcode == ATTOpcode.findByTypeValueRequest.rawValue else { return }
+            for i in 0..<r.count { map.addService(r[i], u) }
+        case .readByTypeResponse(let r):
+            let declarations = request.map { $0.type == .characteristic } ?? (r.elementLength == 7 || r.elementLength == 21)
+            guard declarations else { return }
+            for i in 0..<r.count {
+                let e = r[i]
+                let v = e.value
+                guard v.count == 5 || v.count == 19,
+                    let u = BluetoothUUID(littleEndian: UnsafeRawBufferPointer(rebasing: v[3...]))
+                else { continue }
+                map.addCharacteristic(.init(
+                    uuid: u, declarationHandle: e.handle, valueHandle: UInt16(v[1]) | UInt16(v[2]) << 8, properties: v[0]))
+            }
+        case .findInformationResponse(let r):
+            for i in 0..<r.count { map.addDescriptor(r[i].handle, r[i].type) }
+        default:
+            break
+        }
+    }
+
+    private func stamp(_ r: DecodedRecord, _ direction: DecodedRecord.Direction?) -> DecodedRecord {
+        var r = r
+        r.direction = direction
+        return r
+    }
+
+    /// ANCS and CTS meaning of values on identified characteristics.
+    private func interpret(
+        _ pdu: ATTPDU, answering request: ATTDecoding.PendingRequest?, direction: DecodedRecord.Direction?
+    ) -> [DecodedRecord] {
+        switch pdu {
+        case .writeRequest(let w) where map.valueUUID(w.handle) == .ancsControlPoint:
+            return controlPointWrite(Array(w.value), withResponse: true, direction)
+        case .writeCommand(let w) where map.valueUUID(w.handle) == .ancsControlPoint:
+            return controlPointWrite(Array(w.value), withResponse: false, direction)
+        case .writeResponse where request.flatMap { $0.handle }.flatMap(map.valueUUID) == .ancsControlPoint:
+            controlPointWriteTag = nil
+            return []
+        case .errorResponse(let e) where map.valueUUID(e.handle) == .ancsControlPoint && e.requestOpcode == ATTOpcode.writeRequest.rawValue:
+            if let tag = controlPointWriteTag { assembler?.cancel(tag: tag) }
+            controlPointWriteTag = nil
+            let meaning = ANCSErrorCode(rawValue: e.error.rawValue).map { "\($0)" } ?? "\(e.error)"
+            return [stamp(DecodedRecord(
+                layer: .ancs, type: "control_point_error",
+                summary: "Control Point: the phone refused the command: \(meaning); no Data Source response follows",
+                fields: [DecodeField("error", .int(e.error.rawValue)), DecodeField("error_name", .string(e.error.name))]), direction)]
+        case .handleValueNotification(let n) where map.valueUUID(n.handle) == .ancsNotificationSource:
+            do {
+                return [stamp(try ANCSDecoding.notificationSource(Array(n.value)), direction)]
+            } catch {
+                return [malformed("ANCS Notification Source", error, direction)]
+            }
+        case .handleValueNotification(let n) where map.valueUUID(n.handle) == .ancsDataSource:
+            return dataSource(n.value, direction)
+        case .handleValueNotification(let n) where map.valueUUID(n.handle) == .currentTime:
+            return currentTime(Array(n.value), direction)
+        case .readResponse(let r) where request.flatMap { $0.handle }.flatMap(map.valueUUID) == .currentTime:
+            return currentTime(Array(r.value), direction)
+        default:
+            return []
+        }
+    }
+
+    private func currentTime(_ v: [UInt8], _ direction: DecodedRecord.Direction?) -> [DecodedRecord] {
+        guard let t = CurrentTime(v) else {
+            return [malformed("CTS Current Time", .at(min(v.count, 10), "Current Time is 10 bytes, got \(v.count)"), direction)]
+        }
+        return [stamp(DecodedRecord(
+            layer: .cts, type: "current_time", summary: "Current Time: \(t)",
+            fields: [DecodeField("time", .string(t.description)), DecodeField("adjust_reason", .int(t.adjustReason.rawValue))]), direction)]
+    }
+
+    private func controlPointWrite(_ value: [UInt8], withResponse: Bool, _ direction: DecodedRecord.Direction?) -> [DecodedRecord] {
+        let command: ControlPointCommand
+        do {
+            command = try ANCSDecoding.parseCommand(value)
+        } catch {
+            return [malformed("ANCS Control Point", error, direction)]
+        }
+        let tag = nextTag
+        nextTag &+= 1
+        let assembler = self.assembler ?? DataSourceAssembler(configuration: ANCSDecoding.assemblerConfiguration(for: AttributeList()))
+        self.assembler = assembler
+        switch command {
+        case .getNotificationAttributes(let uid, let attrs):
+            try? assembler.expectNotificationAttributes(uid: uid, attributes: ANCSDecoding.assemblerList(attrs), tag: tag)
+        case .getAppAttributes(let appID, let attrs):
+            _ = appID.withUnsafeBytes { b in
+                try? assembler.expectAppAttributes(appIdentifier: b, attributes: ANCSDecoding.assemblerList(attrs), tag: tag)
+            }
+        case .performNotificationAction:
+            break
+        }
+        if withResponse { controlPointWriteTag = tag }
+        return [stamp(ANCSDecoding.record(command), direction)]
+    }
+
+    private func dataSource(_ value: UnsafeRawBufferPointer, _ direction: DecodedRecord.Direction?) -> [DecodedRecord] {
+        dataSourceFragments += 1
+        guard let assembler else {
+            return [stamp(unmatched(value.count, "no Control Point command seen (the capture started mid-session?)"), direction)]
+        }
+        var out: [DecodedRecord] = []
+        assembler.feed(value) { event in
+            switch event {
+            case .response(let r):
+                let appID = Array(r.appIdentifier)
+                out.append(stamp(ANCSDecoding.responseRecord(
+                    command: r.command, uid: r.uid, appIdentifier: appID,
+                    attributes: ANCSDecoding.attributes(of: r), fragments: dataSourceFragments), direction))
+                dataSourceFragments = 0
+            case .failed(_, let e):
+                out.append(stamp(DecodedRecord(
+                    layer: .ancs, type: "data_source_error", summary: "Data Source: malformed response: \(e)",
+                    fields: [DecodeField("error", .string(e.description))]), direction))
+                dataSourceFragments = 0
+            case .discarded(let e):
+                out.append(stamp(unmatched(value.count, e.description), direction))
+                dataSourceFragments = 0
+            }
+        }
+        return out
+    }
+
+    private func unmatched(_ count: Int, _ why: String) -> DecodedRecord {
+        DecodedRecord(
+            layer: .ancs, type: "data_source_unmatched", summary: "Data Source: \(count) bytes not decoded: \(why)",
+            fields: [DecodeField("length", .int(count)), DecodeField("reason", .string(why))])
+    }
+}

@@ -1,0 +1,88 @@
+import GATT
+import HAL
+import Loop
+
+/// The Current Time Service client: when the phone exposes CTS (0x1805), it
+/// reads Current Time (0x2A2B), subscribes to its notifications and reads
+/// Local Time Information (0x2A0F) when present. The watch then shows phone
+/// time from `PhoneClock` without touching the system clock.
+public final class CurrentTimeClient {
+    public let client: GATTClient
+    private let clock: TimerScheduling
+    /// The latest phone time, anchored to the monotonic instant it arrived.
+    public private(set) var phoneClock: PhoneClock?
+    public private(set) var localTimeInformation: LocalTimeInformation?
+    public private(set) var service: GATTService?
+    /// Called on every new time (read or notification).
+    public var timeHandler: ((PhoneClock) -> Void)?
+    /// Called when a procedure fails (reads or the subscription).
+    public var errorHandler: ((GATTError) -> Void)?
+
+    public init(client: GATTClient, clock: TimerScheduling) {
+        self.client = client
+        self.clock = clock
+    }
+
+    /// Starts using a discovered Current Time Service.
+    public func serviceAdded(_ service: GATTService) {
+        guard service.uuid == .currentTimeService else { return }
+        self.service = service
+        if let lti = service.characteristic(.localTimeInformation), lti.properties.contains(.read) {
+            client.read(handle: lti.valueHandle) { [weak self] result in
+                switch result {
+                case .success(let bytes): self?.localTimeInformation = LocalTimeInformation(bytes)
+                case .failure(let e): self?.errorHandler?(e)
+                }
+            }
+        }
+        guard let ct = service.characteristic(.currentTime) else { return }
+        if ct.properties.contains(.read) {
+            client.read(handle: ct.valueHandle) { [weak self] result in
+                switch result {
+                case .success(let bytes): bytes.withUnsafeBytes { self?.received($0) }
+                case .failure(let e): self?.errorHandler?(e)
+                }
+            }
+        }
+        if ct.properties.contains(.notify) {
+            client.subscribe(ct, handler: { [weak self] value in self?.received(value) }) { [weak self] error in
+                if let error { self?.errorHandler?(error) }
+            }
+        }
+    }
+
+    /// Stops using it (Service Changed removed it, or the link closed).
+    public func serviceRemoved() {
+        service = nil
+    }
+
+    private func received(_ value: UnsafeRawBufferPointer) {
+        guard let t = CurrentTime(value) else { return }
+        let c = PhoneClock(time: t, receivedAt: clock.now, localTimeInformation: localTimeInformation)
+        phoneClock = c
+        timeHandler?(c)
+    }
+}
+
+/// Phone time anchored to the watch's monotonic clock.
+public struct PhoneClock: Hashable, Sendable {
+    public var time: CurrentTime
+    public var receivedAt: MonotonicInstant
+    public var localTimeInformation: LocalTimeInformation?
+
+    public init(time: CurrentTime, receivedAt: MonotonicInstant, localTimeInformation: LocalTimeInformation? = nil) {
+        self.time = time
+        self.receivedAt = receivedAt
+        self.localTimeInformation = localTimeInformation
+    }
+
+    /// The phone's local wall-clock time at `now` (the time it sent plus the
+    /// monotonic time elapsed since); nil when the phone's date is unknown.
+    public func localTime(at now: MonotonicInstant) -> CurrentTime? {
+        guard let base = time.secondsSinceEpoch else { return nil }
+        let elapsed = now.duration(since: receivedAt).nanosecondsClamped
+        let fraction = Int64(time.fractions256) * 1_000_000_000 / 256
+        let total = base + (elapsed + fraction) / 1_000_000_000
+        return CivilTime.components(secondsSinceEpoch: total)
+    }
+}

@@ -1,0 +1,216 @@
+import ANCS
+import ATTCodec
+import GATT
+import HAL
+import Loop
+
+/// Everything the watch runs over one Bluetooth link to the phone:
+/// the ATT bearer, the watch's GATT server (GAP, GATT, pairing trigger), the
+/// GATT client watching ANCS and Current Time, the ANCS Notification Consumer
+/// and the Current Time client.
+///
+/// It wires the pure ANCS state machine to GATT: Notification Source and
+/// Data Source notifications go into the consumer by value handle, its
+/// Control Point commands go out as Write Requests whose outcome is reported
+/// back, and one loop timer is kept armed at the consumer's `nextDeadline`.
+/// ANCS appearing later (Service Changed) starts a session then; ANCS going
+/// away or the link closing ends it.
+///
+/// Steady state (a notification's Notification Source → Control Point →
+/// Data Source → attributes) allocates nothing: every closure is created
+/// here once.
+public final class PhoneSession: ANCSConsumerSink {
+    /// What happened to the ANCS/CTS session, for logs and the UI.
+    public enum Event {
+        case ancs(ANCSEvent)
+        /// ANCS is subscribed (Data Source, then Notification Source).
+        case ancsSubscribed
+        /// Subscribing failed (after any pairing attempt).
+        case ancsSubscriptionFailed(GATTError)
+        case ancsUnavailable
+        case phoneTime(PhoneClock)
+        case discoveryFailed(GATTError)
+        case closed(ATTBearerError)
+    }
+
+    public let bearer: ATTBearer
+    public let server: GATTServer
+    public let client: GATTClient
+    public let consumer: NotificationConsumer
+    public let currentTime: CurrentTimeClient
+    /// Called for every event (set once; passing a stored closure keeps it allocation-free).
+    public var eventHandler: ((Event) -> Void)?
+    /// The phone's ANCS, once subscribed.
+    public private(set) var ancsService: GATTService?
+
+    private let loop: EventLoop
+    private var ancsTimer: TimerID!
+    private var controlPointHandle: UInt16 = 0
+    private var controlPointCompletion: ATTResponseHandler!
+    private var notificationSourceRoute: ((UnsafeRawBufferPointer) -> Void)!
+    private var dataSourceRoute: ((UnsafeRawBufferPointer) -> Void)!
+    private var subscribeGeneration = 0
+
+    /// - Parameters:
+    ///   - channel: the connected ATT link (an L2CAP LE socket on CID 4, or a
+    ///     SEQPACKET socket in the simulator and tests).
+    ///   - security: the link's security control, used when the phone asks
+    ///     for pairing ("Insufficient Authentication").
+    public init(
+        channel: PacketChannel, loop: EventLoop, security: LinkSecurityControl?, deviceName: String = "WristCore",
+        consumerConfiguration: NotificationConsumer.Configuration = .init(),
+        bearerConfiguration: ATTBearer.Configuration = .init()
+    ) {
+        self.loop = loop
+        bearer = ATTBearer(channel: channel, loop: loop, security: security, configuration: bearerConfiguration)
+        server = WatchGATTDatabase.makeServer(deviceName: deviceName, security: security).0
+        server.attach(to: bearer)
+        client = GATTClient(bearer: bearer, watching: [.ancsService, .currentTimeService])
+        consumer = NotificationConsumer(configuration: consumerConfiguration)
+        currentTime = CurrentTimeClient(client: client, clock: loop)
+        consumer.sink = self
+        ancsTimer = loop.makeTimer { [unowned self] in
+            self.consumer.handleDeadline(now: self.loop.now)
+            self.rearm()
+        }
+        controlPointCompletion = { [unowned self] outcome in self.controlPointWritten(outcome) }
+        notificationSourceRoute = { [unowned self] value in
+            self.consumer.notificationSourceReceived(value, now: self.loop.now)
+            self.rearm()
+        }
+        dataSourceRoute = { [unowned self] value in
+            self.consumer.dataSourceReceived(value, now: self.loop.now)
+            self.rearm()
+        }
+        currentTime.timeHandler = { [unowned self] clock in self.eventHandler?(.phoneTime(clock)) }
+        client.eventHandler = { [unowned self] event in self.clientEvent(event) }
+    }
+
+    deinit { loop.destroyTimer(ancsTimer) }
+
+    /// Starts the link: serves the phone's requests and discovers its services.
+    public func start() throws(HALError) {
+        try bearer.start()
+        client.start()
+    }
+
+    /// Disconnects.
+    public func close() { bearer.close() }
+
+    // MARK: - UI entry points (forwarded to the consumer, with the timer kept right)
+
+    /// Performs the positive or negative action on a notification.
+    public func performAction(_ action: ActionID, on uid: NotificationUID) throws(ANCSActionError) {
+        try consumer.performAction(action, on: uid, now: loop.now)
+        rearm()
+    }
+
+    /// The notification is on screen (its message is fetched if needed).
+    public func notificationShown(_ uid: NotificationUID) {
+        consumer.notificationShown(uid, now: loop.now)
+        rearm()
+    }
+
+    // MARK: - GATT client events
+
+    private func clientEvent(_ event: GATTClientEvent) {
+        switch event {
+        case .serviceAdded(let s) where s.uuid == .ancsService:
+            subscribeANCS(s)
+        case .serviceAdded(let s) where s.uuid == .currentTimeService:
+            currentTime.serviceAdded(s)
+        case .serviceAdded:
+            break
+        case .serviceRemoved(let s) where s.uuid == .ancsService:
+            subscribeGeneration += 1
+            ancsService = nil
+            controlPointHandle = 0
+            consumer.sessionEnded(.serviceChanged, now: loop.now)
+            rearm()
+            eventHandler?(.ancsUnavailable)
+        case .serviceRemoved(let s) where s.uuid == .currentTimeService:
+            currentTime.serviceRemoved()
+        case .serviceRemoved:
+            break
+        case .ready:
+            if ancsService == nil && client.service(.ancsService) == nil { eventHandler?(.ancsUnavailable) }
+        case .discoveryFailed(let e):
+            eventHandler?(.discoveryFailed(e))
+        case .closed(let reason):
+            subscribeGeneration += 1
+            consumer.sessionEnded(.disconnected, now: loop.now)
+            loop.disarm(ancsTimer)
+            eventHandler?(.closed(reason))
+        }
+    }
+
+    /// Data Source first (so no answer is missed), then Notification Source;
+    /// the session starts when the latter is confirmed.
+    private func subscribeANCS(_ s: GATTService) {
+        guard let ns = s.characteristic(.ancsNotificationSource), let cp = s.characteristic(.ancsControlPoint),
+            let ds = s.characteristic(.ancsDataSource)
+        else {
+            eventHandler?(.ancsSubscriptionFailed(.invalidResponse("ANCS without its three characteristics")))
+            return
+        }
+        subscribeGeneration += 1
+        let generation = subscribeGeneration
+        controlPointHandle = cp.valueHandle
+        client.subscribe(ds, handler: dataSourceRoute) { [weak self] error in
+            guard let self, generation == self.subscribeGeneration else { return }
+            if let error { return self.eventHandler?(.ancsSubscriptionFailed(error)) ?? () }
+            self.client.subscribe(ns, handler: self.notificationSourceRoute) { [weak self] error in
+                guard let self, generation == self.subscribeGeneration else { return }
+                if let error { return self.eventHandler?(.ancsSubscriptionFailed(error)) ?? () }
+                self.ancsService = s
+                // A Notification Source event may already have started it.
+                if !self.consumer.isSessionActive { self.consumer.sessionStarted(now: self.loop.now) }
+                self.rearm()
+                self.eventHandler?(.ancsSubscribed)
+            }
+        }
+    }
+
+    // MARK: - ANCSConsumerSink
+
+    public func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) {
+        guard controlPointHandle != 0 else {
+            consumer.controlPointWriteFailed(attErrorCode: ATTErrorCode.invalidHandle.rawValue, now: loop.now)
+            return
+        }
+        do {
+            try client.write(handle: controlPointHandle, value: command, then: controlPointCompletion)
+        } catch {
+            // Queue full or link closed: report it as a failed write.
+            consumer.controlPointWriteFailed(attErrorCode: ATTErrorCode.unlikelyError.rawValue, now: loop.now)
+        }
+    }
+
+    public func ancsEvent(_ event: ANCSEvent) {
+        eventHandler?(.ancs(event))
+    }
+
+    private func controlPointWritten(_ outcome: ATTRequestOutcome) {
+        switch outcome {
+        case .response:
+            consumer.controlPointWriteSucceeded(now: loop.now)
+        case .error(let e):
+            consumer.controlPointWriteFailed(attErrorCode: e.error.rawValue, now: loop.now)
+        case .failed:
+            // A closed link ends the session (reported by `.closed`); a
+            // cancelled or timed-out write is a failed write.
+            if !bearer.isClosed {
+                consumer.controlPointWriteFailed(attErrorCode: ATTErrorCode.unlikelyError.rawValue, now: loop.now)
+            }
+        }
+        rearm()
+    }
+
+    private func rearm() {
+        if let d = consumer.nextDeadline {
+            loop.arm(ancsTimer, at: d)
+        } else {
+            loop.disarm(ancsTimer)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ANCS
+import Decode
+import Screens
+import Watch
+
+/// The harness's JSON answers (one line each; field names are documented in
+/// docs/harness.md and stay stable).
+public enum HarnessJSON {
+    /// A JSON string literal (the same escaping as `wristcore decode --json`).
+    static func string(_ s: String) -> String {
+        var out = ""
+        DecodeValue.writeString(s, to: &out)
+        return out
+    }
+
+    static func optional(_ s: String?) -> String { s.map(string) ?? "null" }
+
+    static func flags(_ f: EventFlags) -> String {
+        var names: [String] = []
+        if f.contains(.silent) { names.append("silent") }
+        if f.contains(.important) { names.append("important") }
+        if f.contains(.preExisting) { names.append("preExisting") }
+        if f.contains(.positiveAction) { names.append("positiveAction") }
+        if f.contains(.negativeAction) { names.append("negativeAction") }
+        return "[" + names.map(string).joined(separator: ",") + "]"
+    }
+
+    /// The store, newest first.
+    public static func notifications(_ consumer: NotificationConsumer) -> String {
+        var items: [String] = []
+        consumer.forEachNotification(newestFirst: true) { n in
+            let fields: [(String, String)] = [
+                ("uid", "\(n.uid.rawValue)"),
+                ("category", string("\(n.category)")),
+                ("flags", flags(n.flags)),
+                ("app", optional(n.appIdentifier)),
+                ("appName", optional(n.appDisplayName)),
+                ("title", optional(n.title)),
+                ("subtitle", optional(n.subtitle)),
+                ("message", optional(n.message)),
+                ("date", optional(n.date.map { "\($0)" })),
+                ("positiveLabel", optional(n.positiveActionLabel)),
+                ("negativeLabel", optional(n.negativeActionLabel)),
+            ]
+            items.append("{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}")
+        }
+        return "[" + items.joined(separator: ",") + "]"
+    }
+
+    static func screenName(_ s: Screen) -> String {
+        switch s {
+        case .idleClock: "idleClock"
+        case .waitingForPhone: "waitingForPhone"
+        case .list: "list"
+        case .detail: "detail"
+        case .incomingCall: "incomingCall"
+        case .pairing: "pairing"
+        case .message: "message"
+        }
+    }
+
+    public static func state(_ watch: WatchController) -> String {
+        var uid = "null"
+        switch watch.screen {
+        case .detail(let u, _), .incomingCall(let u): uid = "\(u.rawValue)"
+        default: break
+        }
+        let fields: [(String, String)] = [
+            ("screen", string(screenName(watch.screen))),
+            ("uid", uid),
+            ("display", string(watch.displayState)),
+            ("link", string("\(watch.link)")),
+            ("connected", watch.session == nil ? "false" : "true"),
+            ("notifications", "\(watch.notifications.notificationCount)"),
+            ("ringing", watch.ringingCall.map { "\($0.rawValue)" } ?? "null"),
+            ("motor", string(watch.motor?.isMotorOn == true ? "on" : "off")),
+        ]
+        return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+}

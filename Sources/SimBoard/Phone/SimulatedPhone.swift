@@ -1,0 +1,291 @@
+
+import ANCS
+import ATTCodec
+import GATT
+import HAL
+import Loop
+import PhoneServices
+
+/// A simulated iPhone on the other end of a message link: an ATT bearer with
+/// an iPhone-like GATT database (ANCS far from handle 1, Current Time, an
+/// AMS-like service, Continuity ...) and an ANCS Notification Provider that
+/// answers the Control Point as Apple's specification says.
+///
+/// It behaves like iOS on connect (Exchange MTU at once, then reads the
+/// accessory's name), delivers pre-existing notifications when Notification
+/// Source is subscribed, fragments Data Source responses at the negotiated
+/// MTU, performs actions (a positive action on a call answers it, which
+/// removes it), can refuse ANCS until the link is encrypted, and plays a
+/// script of events (`PhoneEvent`, or its text form `PhoneScript`).
+public final class SimulatedPhone {
+    public struct Configuration {
+        public var deviceName = "Simulated iPhone"
+        /// The phone's receive MTU (iOS offers 185 or 517 depending on model).
+        public var mtu = 185
+        /// Send Exchange MTU right after connecting, as iOS does.
+        public var exchangeMTUOnConnect = true
+        /// Read the accessory's Device Name after connecting, as iOS does.
+        public var readWatchNameOnConnect = true
+        /// ANCS answers "Insufficient Authentication" until the link is encrypted.
+        public var requireEncryption = false
+        /// Whether ANCS is in the database when the link comes up.
+        public var ancsPublished = true
+        /// Where ANCS starts (nil: after the other services).
+        public var ancsStartHandle: UInt16? = nil
+        /// Notifications that exist before the watch connects (announced with PreExisting).
+        public var preexisting: [SimulatedNotification] = []
+        /// The phone's clock.
+        public var time = CurrentTime(year: 2024, month: 5, day: 1, hours: 12, minutes: 0, seconds: 0, dayOfWeek: 3)
+        public init() {}
+    }
+
+    public let bearer: ATTBearer
+    public let server: GATTServer
+    public private(set) var provider = ANCSProvider()
+    public private(set) var handles: IPhoneDatabase.Handles
+    public let configuration: Configuration
+    /// Human-readable record of what the phone did, for tests and the demo.
+    public private(set) var log: [String] = []
+    /// The accessory's name, once read.
+    public private(set) var watchName: String?
+    /// Called after every log entry.
+    public var logHandler: ((String) -> Void)?
+    /// Called when the script has run to its end.
+    public var scriptFinished: (() -> Void)?
+
+    private let loop: EventLoop
+    private let security: LinkSecurityControl?
+    private var time: CurrentTime
+    private var script: [PhoneEvent] = []
+    private var scriptIndex = 0
+    private var ancsSession = false
+
+    public init(channel: PacketChannel, loop: EventLoop, security: LinkSecurityControl? = nil, configuration: Configuration = Configuration()) {
+        var bearerConfig = ATTBearer.Configuration()
+        bearerConfig.localMTU = configuration.mtu
+        // A phone queues what the link cannot take yet (an iPhone sends a
+        // burst of notifications over several connection events); the watch
+        // side keeps its small bounded backlog.
+        bearerConfig.backlogCapacity = 1024
+        self.loop = loop
+        self.security = security
+        self.configuration = configuration
+        self.time = configuration.time
+        bearer = ATTBearer(channel: channel, loop: loop, security: security, configuration: bearerConfig)
+        server = GATTServer(security: security)
+        handles = IPhoneDatabase.Handles()
+        for n in configuration.preexisting { provider.add(n) }
+        handles = IPhoneDatabase.publishBase(into: server, deviceName: configuration.deviceName) { [unowned self] in self.time.bytes }
+        if configuration.ancsPublished { publishANCS(at: configuration.ancsStartHandle, announce: false) }
+        server.attach(to: bearer)
+        server.subscriptionHandler = { [unowned self] valueHandle, value in self.subscriptionChanged(valueHandle, value) }
+        bearer.closeHandler = { [unowned self] reason in self.record("link closed: \(reason)") }
+    }
+
+    /// Starts serving and behaves like iOS right after a connection.
+    public func start() throws(HALError) {
+        try bearer.start()
+        record("connected")
+        if configuration.exchangeMTUOnConnect {
+            _ = try? bearer.exchangeMTU { [unowned self] _ in self.record("mtu \(self.bearer.mtu)") }
+        }
+        if configuration.readWatchNameOnConnect {
+            _ = try? bearer.send(request: ATTReadByTypeRequest(range: .all, type: .deviceName)) { [unowned self] outcome in
+                if case .response(.readByTypeResponse(let r)) = outcome, r.count > 0 {
+                    self.watchName = String(decoding: r[0].value, as: UTF8.self)
+                    self.record("watch name \(self.watchName!)")
+                }
+            }
+        }
+    }
+
+    // MARK: - script
+
+    /// Plays events in order (waits use the loop's timers).
+    public func run(_ events: [PhoneEvent]) {
+        script = events
+        scriptIndex = 0
+        step()
+    }
+
+    private func step() {
+        while scriptIndex < script.count {
+            let event = script[scriptIndex]
+            scriptIndex += 1
+            if case .wait(let d) = event {
+                loop.schedule(after: d) { [weak self] in self?.step() }
+                return
+            }
+            perform(event)
+        }
+        scriptFinished?()
+    }
+
+    /// Performs one event now.
+    public func perform(_ event: PhoneEvent) {
+        switch event {
+        case .wait: break
+        case .add(let n):
+            provider.add(n)
+            record("add \(n.uid) \(n.category) \"\(n.title)\"")
+            sendNotificationSource(event: 0, n)
+        case .modify(let uid, let title, let subtitle, let message, let flags):
+            guard var n = provider.notification(uid) else { return record("modify \(uid): no such notification") }
+            if let title { n.title = title }
+            if let subtitle { n.subtitle = subtitle }
+            if let message { n.message = message }
+            if let flags { n.flags = flags }
+            provider.update(n)
+            record("modify \(uid)")
+            sendNotificationSource(event: 1, n)
+        case .remove(let uid):
+            removeNotification(uid, reason: "remove")
+        case .publishANCS(let at):
+            publishANCS(at: at, announce: true)
+        case .unpublishANCS:
+            guard let range = handles.ancs else { return record("unpublish-ancs: not published") }
+            server.unpublish(serviceAt: range.start)
+            handles.ancs = nil
+            handles.notificationSource = 0
+            handles.controlPoint = 0
+            handles.dataSource = 0
+            ancsSession = false
+            record("ancs unpublished \(range)")
+            server.serviceChanged(range)
+        case .setTime(let t):
+            time = t
+            record("time \(t)")
+            _ = t.bytes.withUnsafeBytes { server.notify(valueHandle: handles.currentTime, value: $0) }
+        case .appName(let id, let name):
+            provider.appNames[id] = name
+        case .pair:
+            record("pairing requested")
+            _ = try? bearer.send(request: ATTReadByTypeRequest(range: .all, type: WatchGATTDatabase.pairingCharacteristic)) {
+                [unowned self] outcome in
+                switch outcome {
+                case .response: self.record("paired (level \(self.security?.securityLevel ?? .none))")
+                case .error(let e): self.record("pairing read failed: \(e.error)")
+                case .failed(let f): self.record("pairing read failed: \(f)")
+                }
+            }
+        case .disconnect:
+            record("disconnect")
+            bearer.close()
+        }
+    }
+
+    // MARK: - ANCS provider
+
+    private func publishANCS(at start: UInt16?, announce: Bool) {
+        guard handles.ancs == nil else { return record("publish-ancs: already published") }
+        let def = IPhoneDatabase.ancs(requireEncryption: configuration.requireEncryption) { [unowned self] value in
+            self.controlPointWritten(Array(value))
+        }
+        guard let s = try? server.publish(def, at: start) else { return record("publish-ancs: no room at \(start ?? 0)") }
+        handles.ancs = s.range
+        handles.notificationSource = s.valueHandles[0]
+        handles.controlPoint = s.valueHandles[1]
+        handles.dataSource = s.valueHandles[2]
+        if announce {
+            record("ancs published \(s.range)")
+            server.serviceChanged(s.range)
+        }
+    }
+
+    /// Whether the watch subscribed to Notification Source.
+    public var ancsSessionActive: Bool { ancsSession }
+
+    private func subscriptionChanged(_ valueHandle: UInt16, _ value: UInt16) {
+        if valueHandle == handles.notificationSource {
+            if value & 1 != 0 && !ancsSession {
+                ancsSession = true
+                record("ancs session started")
+                // After the Write Response: announce what already exists.
+                loop.deferWork { [weak self] in
+                    guard let self else { return }
+                    for n in self.provider.notifications {
+                        self.sendNotificationSource(event: 0, n, extraFlags: .preExisting)
+                    }
+                }
+            } else if value & 1 == 0 && ancsSession {
+                ancsSession = false
+                record("ancs session ended")
+            }
+        } else if valueHandle == handles.dataSource {
+            record(value & 1 != 0 ? "data source subscribed" : "data source unsubscribed")
+        } else if valueHandle == handles.currentTime {
+            record(value & 1 != 0 ? "current time subscribed" : "current time unsubscribed")
+        } else if valueHandle == handles.serviceChanged {
+            record("service changed subscribed")
+        }
+    }
+
+    private func sendNotificationSource(event: UInt8, _ n: SimulatedNotification, extraFlags: SimulatedNotification.Flags = []) {
+        guard ancsSession, handles.notificationSource != 0 else { return }
+        let bytes = provider.notificationSource(event: event, n, extraFlags: extraFlags)
+        _ = bytes.withUnsafeBytes { server.notify(valueHandle: handles.notificationSource, value: $0) }
+    }
+
+    private func removeNotification(_ uid: UInt32, reason: String) {
+        guard let n = provider.notification(uid) else { return record("\(reason) \(uid): no such notification") }
+        provider.remove(uid)
+        record("\(reason) \(uid)")
+        // The removed event carries the category count after removal.
+        sendNotificationSource(event: 2, n)
+    }
+
+    private func controlPointWritten(_ bytes: [UInt8]) -> ATTErrorCode? {
+        let result = provider.handle(command: bytes)
+        switch result {
+        case .error(let code):
+            record("control point \(Self.describe(bytes)) -> error 0x\(String(code.rawValue, radix: 16, uppercase: true))")
+            return ATTErrorCode(code.rawValue)
+        case .response(let response):
+            record("control point \(Self.describe(bytes))")
+            // Data Source follows the Write Response, in ATT_MTU-3 fragments.
+            loop.deferWork { [weak self] in self?.sendDataSource(response) }
+            return nil
+        case .action(let uid, let positive):
+            record("action \(positive ? "positive" : "negative") \(uid)")
+            loop.deferWork { [weak self] in
+                self?.removeNotification(uid, reason: positive ? "answered" : "dismissed")
+            }
+            return nil
+        }
+    }
+
+    private func sendDataSource(_ response: [UInt8]) {
+        guard handles.dataSource != 0 else { return }
+        let chunk = bearer.mtu - 3
+        var offset = 0
+        var fragments = 0
+        while offset < response.count {
+            let end = min(offset + chunk, response.count)
+            let sent = response.withUnsafeBytes {
+                server.notify(valueHandle: handles.dataSource, value: UnsafeRawBufferPointer(rebasing: $0[offset..<end]))
+            }
+            if !sent { return record("data source not subscribed: response dropped") }
+            fragments += 1
+            offset = end
+        }
+        record("data source \(response.count) bytes in \(fragments) fragment\(fragments == 1 ? "" : "s")")
+    }
+
+    private static func describe(_ b: [UInt8]) -> String {
+        switch b.first {
+        case 0 where b.count >= 5:
+            let uid = UInt32(b[1]) | UInt32(b[2]) << 8 | UInt32(b[3]) << 16 | UInt32(b[4]) << 24
+            return "get notification attributes \(uid)"
+        case 1: return "get app attributes"
+        case 2 where b.count >= 5:
+            let uid = UInt32(b[1]) | UInt32(b[2]) << 8 | UInt32(b[3]) << 16 | UInt32(b[4]) << 24
+            return "perform action \(uid)"
+        default: return "command \(b.first.map { String($0) } ?? "empty")"
+        }
+    }
+
+    private func record(_ line: String) {
+        log.append(line)
+        logHandler?(line)
+    }
+}

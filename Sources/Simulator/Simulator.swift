@@ -1,1 +1,0 @@
-// Simulator: placeholder until its issue lands; see docs/architecture.md.

@@ -1,0 +1,165 @@
+import ArgumentParser
+import Decode
+import Foundation
+import HAL
+import LinuxHAL
+import SimBoard
+import WristCore
+
+struct DecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode ANCS / ATT bytes or a btsnoop capture into readable records.",
+        discussion: """
+            A bench-debugging tool: give it the hex bytes of a Notification Source event, \
+            a Control Point command, Data Source fragments or ATT PDUs, or a capture file, \
+            and it prints one line per record (--json: one JSON object per line; the \
+            fields are listed in docs/decode.md).
+
+            Hex may be spaced, colon-separated or packed ("00 01", "00:01", "0001").
+
+            Examples:
+              wristcore decode --as notification-source 00 01 00 01 43 00 00 00
+              wristcore decode --as control-point 00 43 00 00 00 00 01 ff ff 05
+              wristcore decode --as data-source "00 43 00 00 00 01 03 00 4d" "6f 6d"
+              wristcore decode --as data-source --request "00 43 00 00 00 01 40 00" \\
+                  --fragment "00 43 00 00 00 01 03 00 4d" --fragment "6f 6d"
+              wristcore decode --as att 1b 0e 00 00 01 00 01 43 00 00 00
+              wristcore decode --pdu "08 01 00 ff ff 03 28" --pdu "09 07 0d 00 10 0e 00 2b 2a"
+              sudo btmon -w watch.btsnoop        # on the watch, while it runs
+              wristcore decode --btsnoop watch.btsnoop
+              wristcore decode --btsnoop iphone.pklg --captured-on phone --json
+
+            A Data Source response split over several notifications is given as several \
+            arguments (quote each fragment) or --fragment options; --request adds the \
+            Control Point command it answers, so missing attributes are reported.
+
+            Captures: btsnoop (btmon -w, Android, datalinks 1001/1002/2001) and Apple \
+            PacketLogger .pklg files. Handles are named when the capture contains the \
+            GATT discovery (connect after starting btmon). Bad input exits with code 2 \
+            and says at which byte (or capture record and file offset) it went wrong.
+            """
+    )
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case notificationSource = "notification-source", controlPoint = "control-point", dataSource = "data-source", att
+    }
+
+    @Option(name: .customLong("as"), help: "What the hex bytes are: notification-source, control-point, data-source, att.")
+    var kind: Kind = .att
+
+    @Flag(name: .long, help: "Print one JSON object per record.")
+    var json = false
+
+    @Argument(help: "Hex bytes. For data-source each argument is one fragment (one GATT notification).")
+    var hex: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A Data Source fragment (repeat for each notification).", valueName: "hex"))
+    var fragment: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("With --as data-source: the Control Point command the response answers.", valueName: "hex"))
+    var request: String?
+
+    @Option(name: .long, help: ArgumentHelp("An ATT PDU of a conversation (repeat, in order): discovery names later handles.", valueName: "hex"))
+    var pdu: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A capture file: btsnoop (btmon -w) or Apple PacketLogger .pklg.", valueName: "file"))
+    var btsnoop: String?
+
+    @Option(name: .long, help: ArgumentHelp("Where the capture was taken: watch (btmon on the watch) or phone (PacketLogger on the iPhone).", valueName: "watch|phone"))
+    var capturedOn: CaptureSide = .watch
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if btsnoop != nil, !hex.isEmpty || !fragment.isEmpty || !pdu.isEmpty || request != nil {
+            throw ValidationError("--btsnoop decodes a file; give no hex bytes, --fragment, --pdu or --request with it")
+        }
+        if !fragment.isEmpty || request != nil, kind != .dataSource {
+            throw ValidationError("--fragment and --request are for --as data-source")
+        }
+        if !pdu.isEmpty, kind != .att || !hex.isEmpty {
+            throw ValidationError("--pdu is for ATT conversations: give the PDUs either as --pdu options or as one hex argument, not both")
+        }
+        if btsnoop == nil, hex.isEmpty, fragment.isEmpty, pdu.isEmpty {
+            throw ValidationError("nothing to decode: give hex bytes (see the examples in --help) or --btsnoop FILE")
+        }
+    }
+
+    func run() throws {
+        global.bootstrapLogging()
+        let records: [DecodedRecord]
+        do {
+            if let path = btsnoop {
+                try decodeCapture(path)
+                return
+            }
+            switch kind {
+            case .notificationSource:
+                records = [try ANCSDecoding.notificationSource(try bytes(hex.joined(separator: " ")))]
+            case .controlPoint:
+                records = [try ANCSDecoding.controlPoint(try bytes(hex.joined(separator: " ")))]
+            case .dataSource:
+                var fragments: [[UInt8]] = []
+                for (i, f) in (hex + fragment).enumerated() {
+                    do { fragments.append(try HexBytes.parse(f)) } catch {
+                        throw WristCoreFailure("fragment \(i + 1): \(error.message)", exitCode: WristCoreExit.usageOrConfiguration)
+                    }
+                }
+                var requestBytes: [UInt8]?
+                if let request {
+                    do { requestBytes = try HexBytes.parse(request) } catch {
+                        throw WristCoreFailure("--request: \(error.message)", exitCode: WristCoreExit.usageOrConfiguration)
+                    }
+                }
+                records = [try ANCSDecoding.dataSource(fragments: fragments, request: requestBytes)]
+            case .att:
+                if pdu.isEmpty {
+                    records = [try ATTDecoding.decode(try bytes(hex.joined(separator: " ")))]
+                } else {
+                    let conversation = ATTConversation()
+                    var out: [DecodedRecord] = []
+                    for (i, p) in pdu.enumerated() {
+                        let b: [UInt8]
+                        do { b = try HexBytes.parse(p) } catch {
+                            throw WristCoreFailure("--pdu \(i + 1): \(error.message)", exitCode: WristCoreExit.usageOrConfiguration)
+                        }
+                        out += conversation.decode(b, direction: nil)
+                    }
+                    records = out
+                }
+            }
+        } catch let error as DecodeError {
+            throw error.failure
+        }
+        for r in records { print(json ? r.jsonLine : r.textLine) }
+        if records.contains(where: { $0.layer == .malformed }) {
+            throw WristCoreFailure("some PDUs are malformed (see the MALFORMED lines)", exitCode: WristCoreExit.usageOrConfiguration)
+        }
+    }
+
+    func bytes(_ text: String) throws(WristCoreFailure) -> [UInt8] { try HexBytes.parse(text) }
+
+    func decodeCapture(_ path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw WristCoreFailure(
+                exists ? "cannot read \(path): permission denied? (btmon writes its files as root: sudo chown $USER \(path))"
+                    : "\(path): no such file",
+                exitCode: WristCoreExit.usageOrConfiguration)
+        }
+        let decoding: CaptureDecoding
+        do { decoding = try CaptureDecoder(side: capturedOn).decode([UInt8](data)) } catch let error as DecodeError {
+            throw error.failure
+        }
+        for r in decoding.records { print(json ? r.jsonLine : r.textLine) }
+        if let error = decoding.error {
+            throw WristCoreFailure("\(path): \(error) (the records before it are shown above)", exitCode: WristCoreExit.usageOrConfiguration)
+        }
+        if decoding.records.isEmpty {
+            FileHandleStandardError.write("wristcore: \(path) (\(decoding.format.description)) holds no ATT traffic\n")
+        }
+    }
+}
+
+extension CaptureSide: ExpressibleByArgument {}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import HAL
+import LinuxHAL
+import Logging
+import Peripheral
+import WristCore
+
+struct ForgetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget",
+        abstract: "Forget a paired phone (remove its bond), or all of them.",
+        discussion: """
+            Removes the phone's keys from the bond store in the state directory and, when \
+            the Bluetooth adapter is there, unpairs it in the kernel too (a running daemon \
+            drops it as well). Afterwards also forget the watch on the phone \
+            (Settings > Bluetooth > the watch > Forget This Device), then pair again.
+
+            Examples:
+              wristcore forget --all
+              wristcore forget --address F0:99:B6:12:34:56
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The phone's address (as 'wristcore forget --list' prints it).", valueName: "AA:BB:CC:DD:EE:FF"))
+    var address: String?
+
+    @Flag(name: .long, help: "Forget every bonded phone.")
+    var all = false
+
+    @Flag(name: .long, help: "Only list the bonded phones.")
+    var list = false
+
+    @Option(name: .long, help: ArgumentHelp("The state directory holding the bonds.", valueName: "dir"))
+    var stateDir: String = BondStore.defaultDirectory
+
+    @Option(name: .long, help: ArgumentHelp("The Bluetooth adapter index (hciN) to unpair on.", valueName: "n"))
+    var hci: Int = 0
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        let modes = (address != nil ? 1 : 0) + (all ? 1 : 0) + (list ? 1 : 0)
+        guard modes == 1 else { throw ValidationError("give exactly one of --address, --all or --list") }
+        if let address, BluetoothAddress(address) == nil {
+            throw ValidationError("'\(address)' is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
+        }
+    }
+
+    func run() throws {
+        global.bootstrapLogging()
+        let store = BondStore(directory: stateDir)
+        do {
+            if case .corrupt(let why) = try store.load() {
+                print("the bond file was unreadable (\(why)); moved to \(store.path).corrupt")
+            }
+        } catch {
+            throw WristCoreFailure("cannot read the bonds in \(stateDir): \(error)")
+        }
+        let peers = store.bondedPeers
+        if list {
+            if peers.isEmpty { print("no bonded phones (\(store.path))") }
+            for p in peers { print("\(p.address) (\(p.type))") }
+            return
+        }
+        var targets: [(BluetoothAddress, BluetoothAddressType)]
+        if all {
+            targets = peers.map { ($0.address, $0.type) }
+            do { try store.removeAll() } catch { throw WristCoreFailure("cannot write \(store.path): \(error)") }
+        } else {
+            let a = BluetoothAddress(address!)!
+            let type = peers.first { $0.address == a }?.type ?? .lePublic
+            targets = [(a, type)]
+            let removed: Bool
+            do { removed = try store.remove(a) } catch { throw WristCoreFailure("cannot write \(store.path): \(error)") }
+            if !removed { print("\(a) was not bonded in \(store.path)") }
+        }
+        for (a, _) in targets { print("forgot \(a)") }
+        if targets.isEmpty { print("no bonded phones") }
+        unpairInKernel(targets)
+    }
+
+    /// Best effort: the adapter may be absent or the user unprivileged.
+    private func unpairInKernel(_ targets: [(BluetoothAddress, BluetoothAddressType)]) {
+        guard !targets.isEmpty else { return }
+        let socket: BluetoothManagementSocket
+        do { socket = try BluetoothManagementSocket() } catch {
+            print("(not unpaired in the kernel: \(error.reason); the keys are gone from the store, which is what counts after a restart)")
+            return
+        }
+        defer { socket.close() }
+        for (a, type) in targets {
+            do {
+                let (status, _) = try socket.query(UnpairDevice(address: a, addressType: type, disconnect: true), index: UInt16(hci))
+                switch ManagementStatus(rawValue: status) {
+                case .success: print("unpaired \(a) on hci\(hci)")
+                case .notPaired: break
+                case let s: print("hci\(hci) did not unpair \(a): \(s.map { "\($0)" } ?? "status \(status)")")
+                }
+            } catch {
+                print("hci\(hci) did not unpair \(a): \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import HAL
+import WristCore
+
+struct ScreenshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "screenshot",
+        abstract: "Save what a running daemon's screen shows, as PNG or PBM.",
+        discussion: """
+            Asks a running 'wristcore run ... --harness unix:PATH' for a snapshot of its \\
+            panel (on the simulated board, decoded from the bytes the display driver sent; \\
+            on a real board, the framebuffer) and writes it to a file.
+
+            Examples:
+              wristcore run --board sim --harness unix:/tmp/wc.sock &
+              wristcore screenshot --harness unix:/tmp/wc.sock --output watch.png
+              wristcore screenshot --harness unix:/tmp/wc.sock --output watch.pbm
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The daemon's harness endpoint.", valueName: "unix:path"))
+    var harness: String
+
+    @Option(name: [.short, .long], help: ArgumentHelp("The file to write; .pbm writes a plain PBM, anything else a PNG.", valueName: "file"))
+    var output: String
+
+    func validate() throws {
+        if !harness.hasPrefix("unix:") || harness.count <= 5 {
+            throw ValidationError("--harness takes unix:PATH, the same as given to 'wristcore run --harness'")
+        }
+    }
+
+    func run() throws {
+        let pbm = output.lowercased().hasSuffix(".pbm")
+        let reply = try HarnessRequest.send("snapshot \(pbm ? "pbm" : "png")", to: String(harness.dropFirst(5)))
+        guard FileManager.default.createFile(atPath: output, contents: Data(reply.payload)) else {
+            throw WristCoreFailure("cannot write \(output) (does the directory exist and is it writable?)")
+        }
+        print("wrote \(output) (\(reply.payload.count) bytes)")
+    }
+}

@@ -1,0 +1,205 @@
+import Glibc
+import HAL
+import LinuxHAL
+import LinuxLoop
+import Logging
+import Loop
+import Peripheral
+@testable import Peripheral
+
+/// A scripted kernel management interface on the far end of a SEQPACKET
+/// socket pair: records every command and answers it (success by default,
+/// or the status the test sets per opcode), and can push events.
+final class FakeManagementPeer {
+    struct Command: Equatable {
+        var opcode: UInt16
+        var index: UInt16
+        var parameters: [UInt8]
+    }
+
+    let watchEnd: SeqPacketChannel
+    let end: SeqPacketChannel
+    private let loop: EpollLoop
+    private(set) var commands: [Command] = []
+    var info: ControllerInfo
+    var settings: ManagementSettings
+    /// Status to answer per opcode (default success).
+    var statuses: [ManagementOpcode: ManagementStatus] = [:]
+    /// Opcodes to leave unanswered.
+    var silent: Set<ManagementOpcode> = []
+    private var source: SourceID?
+
+    static let controllerAddress = BluetoothAddress("00:AA:01:00:00:01")!
+
+    init(loop: EpollLoop, supported: ManagementSettings = [.powered, .connectable, .bondable, .lowEnergy, .bredr, .secureConnections, .privacy, .advertising]) throws {
+        (watchEnd, end) = try SeqPacketChannel.pair(names: ("mgmt", "fake kernel"))
+        self.loop = loop
+        settings = [.bredr]
+        info = ControllerInfo(address: Self.controllerAddress, version: 9, manufacturer: 2, supportedSettings: supported,
+                              currentSettings: [.bredr], name: "", shortName: "")
+        source = try loop.addSource(fd: end.pollDescriptor, events: .readable) { [unowned self] _ in self.readCommands() }
+    }
+
+    var opcodes: [UInt16] { commands.map(\.opcode) }
+
+    func commands(_ opcode: ManagementOpcode) -> [Command] { commands.filter { $0.opcode == opcode.rawValue } }
+
+    func send(_ code: ManagementEventCode, _ parameters: [UInt8], index: UInt16 = 0) {
+        let packet = ManagementEvent.packet(code: code, index: index, parameters: parameters)
+        _ = try? packet.withUnsafeBytes { try end.send($0) }
+    }
+
+    private func readCommands() {
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        while true {
+            let r = try? buffer.withUnsafeMutableBytes { try end.receive(into: $0) }
+            guard case .packet(let n) = r else { return }
+            let parsed = buffer.withUnsafeBytes { b in ManagementPacket.parse(UnsafeRawBufferPointer(rebasing: b[0..<n])).map { ($0.code, $0.index, Array($0.parameters)) } }
+            guard let (opcode, index, params) = parsed else { continue }
+            commands.append(Command(opcode: opcode, index: index, parameters: params))
+            answer(opcode, index, params)
+        }
+    }
+
+    private func answer(_ opcode: UInt16, _ index: UInt16, _ p: [UInt8]) {
+        guard let op = ManagementOpcode(rawValue: opcode) else {
+            send(.commandStatus, [UInt8(opcode & 0xFF), UInt8(opcode >> 8), ManagementStatus.unknownCommand.rawValue], index: index)
+            return
+        }
+        if silent.contains(op) { return }
+        let status = statuses[op] ?? .success
+        if status != .success {
+            send(.commandStatus, [UInt8(opcode & 0xFF), UInt8(opcode >> 8), status.rawValue], index: index)
+            return
+        }
+        var reply: [UInt8] = []
+        func flag(_ s: ManagementSettings) {
+            if p.first == 1 { settings.insert(s) } else { settings.remove(s) }
+            reply = le32(settings.rawValue)
+        }
+        switch op {
+        case .readControllerInfo:
+            var i = info
+            i.currentSettings = settings
+            reply = i.encode()
+        case .setPowered: flag(.powered)
+        case .setLowEnergy: flag(.lowEnergy)
+        case .setBREDR: flag(.bredr)
+        case .setBondable: flag(.bondable)
+        case .setConnectable: flag(.connectable)
+        case .setSecureConnections: flag(.secureConnections)
+        case .setPrivacy: flag(.privacy)
+        case .setAdvertising: flag(.advertising)
+        case .addAdvertising, .removeAdvertising: reply = [p.first ?? 0]
+        case .userConfirmationReply, .userConfirmationNegativeReply, .unpairDevice, .disconnect: reply = Array(p.prefix(7))
+        case .setLocalName: reply = p
+        default: reply = []
+        }
+        send(.commandComplete, [UInt8(opcode & 0xFF), UInt8(opcode >> 8), 0] + reply, index: index)
+    }
+
+    func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)] }
+}
+
+/// A link over a socket pair, with scripted security.
+final class FakeLink: BluetoothLink {
+    let channel: SeqPacketChannel
+    let phoneEnd: SeqPacketChannel
+    let peerAddress: BluetoothAddress
+    let peerAddressType: BluetoothAddressType
+    var level: LinkSecurityLevel = .none
+    private(set) var requested: [LinkSecurityLevel] = []
+    var securityChangeHandler: ((LinkSecurityLevel) -> Void)?
+    var securityObserver: ((LinkSecurityLevel) -> Void)?
+    var securityRequestStarted: (() -> Void)?
+    /// Set by the test: the kernel finished SMP at this level.
+    var completedLevel: LinkSecurityLevel?
+    private(set) var failedRequests = 0
+    /// Always writable, like the L2CAP socket once SMP is over.
+    private let watch: SeqPacketChannel
+    private let watchPeer: SeqPacketChannel
+
+    init(peer: BluetoothAddress, type: BluetoothAddressType = .lePublic) throws {
+        (channel, phoneEnd) = try SeqPacketChannel.pair()
+        (watch, watchPeer) = try SeqPacketChannel.pair()
+        peerAddress = peer
+        peerAddressType = type
+    }
+
+    var pollDescriptor: Int32 { channel.pollDescriptor }
+    var isOpen: Bool { channel.isOpen }
+    func send(_ m: UnsafeRawBufferPointer) throws(HALError) -> PacketSendResult { try channel.send(m) }
+    func receive(into b: UnsafeMutableRawBufferPointer) throws(HALError) -> PacketReceiveResult { try channel.receive(into: b) }
+    func close() { channel.close() }
+
+    var securityLevel: LinkSecurityLevel { level }
+    func requestSecurity(_ l: LinkSecurityLevel) throws(HALError) {
+        requested.append(l)
+        securityRequestStarted?()
+    }
+    var securityWatchDescriptor: Int32 { watch.pollDescriptor }
+    func pollSecurity() -> Bool {
+        guard let done = completedLevel else { return false }
+        completedLevel = nil
+        level = done
+        securityObserver?(done)
+        securityChangeHandler?(done)
+        return true
+    }
+    func securityRequestFailed() {
+        failedRequests += 1
+        securityObserver?(level)
+        securityChangeHandler?(level)
+    }
+}
+
+/// Hands out queued links; the listening descriptor is made readable by a knock.
+final class FakeListener: BluetoothLinkListener {
+    private let knock: SeqPacketChannel
+    private let door: SeqPacketChannel
+    private var queue: [FakeLink] = []
+    private(set) var closed = false
+
+    init() throws { (door, knock) = try SeqPacketChannel.pair() }
+
+    var pollDescriptor: Int32 { door.pollDescriptor }
+
+    func offer(_ link: FakeLink) {
+        queue.append(link)
+        _ = try? [UInt8(1)].withUnsafeBytes { try knock.send($0) }
+    }
+
+    func acceptLink() throws(HALError) -> (any BluetoothLink)? {
+        let b = UnsafeMutableRawBufferPointer.allocate(byteCount: 4, alignment: 1)
+        defer { b.deallocate() }
+        let r = try door.receive(into: b)
+        guard case .packet = r, !queue.isEmpty else { return nil }
+        return queue.removeFirst()
+    }
+
+    func close() {
+        closed = true
+        door.close()
+    }
+}
+
+/// A temporary state directory, removed at deinit.
+final class TemporaryDirectory {
+    let path: String
+    init() {
+        var template = Array("/tmp/wristcore-bt-XXXXXX".utf8CString)
+        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+    deinit { _ = system("rm -rf '\(path)'") }
+}
+
+let quietLogger: Logger = {
+    var l = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    l.logLevel = .critical
+    return l
+}()
+
+@discardableResult
+func spin(_ loop: EpollLoop, until condition: () -> Bool) -> Bool {
+    (try? loop.runUntil(timeout: .seconds(5), condition)) ?? false
+}
