@@ -129,9 +129,16 @@ let package = Package(
         // MARK: tests
         .testTarget(name: "LoopTests", dependencies: ["Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS", "HAL"]),
+        .testTarget(name: "ATTCodecTests", dependencies: ["ATTCodec"]),
         .testTarget(
             name: "GATTTests",
             dependencies: ["GATT", "ATTCodec", "PhoneServices", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
+        .testTarget(
+            name: "PhoneServicesTests",
+            dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
+        .testTarget(
+            name: "SimBoardTests",
+            dependencies: ["SimBoard", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "SimBoard", "HAL"], exclude: ["Golden"]),

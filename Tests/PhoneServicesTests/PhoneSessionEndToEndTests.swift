@@ -8,7 +8,6 @@ import LinuxLoop
 import Loop
 import SimBoard
 import Testing
-import WristCore
 
 /// The ANCS consumer (through PhoneSession) against the simulated iPhone,
 /// over a SEQPACKET socket pair, through the real EventLoop.

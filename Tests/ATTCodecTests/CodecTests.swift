@@ -1,6 +1,4 @@
 import ATTCodec
-import GATT
-import PhoneServices
 import Testing
 
 @Suite("ATT codec")
