@@ -80,6 +80,19 @@ struct EndToEndTests {
         #expect(t.text(1, .negativeActionLabel) == "Clear")
     }
 
+    /// At ATT_MTU 23 a Get App Attributes command for a bundle identifier
+    /// longer than 17 bytes does not fit a Write Request: it goes as a long
+    /// write (Prepare Write + Execute Write) and the app's name arrives.
+    @Test func appNamesOfLongBundleIdentifiersArriveAtMTU23() throws {
+        var config = SimulatedPhone.Configuration()
+        config.mtu = 23
+        config.preexisting = [Self.anna]  // com.apple.MobileSMS: 19 bytes
+        let t = try EndToEnd(config)
+        try t.run(until: { t.attributesReady(1, [.appIdentifier, .title]) && t.appName(1) != nil })
+        #expect(t.appName(1) == "Messages")
+        #expect(t.session.bearer.mtu == 23)
+    }
+
     @Test(arguments: [23, 185, 517])
     func liveNotificationsAreFetchedAcrossFragmentedDataSource(mtu: Int) throws {
         var config = SimulatedPhone.Configuration()

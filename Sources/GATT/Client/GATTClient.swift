@@ -34,6 +34,7 @@ public final class GATTClient {
     private var pendingChange: ATTHandleRange?
     private var started = false
     private var earlyIndications: [(UInt16, [UInt8])] = []
+    private lazy var longWrites = LongWriteProcedure(bearer: bearer)
 
     public init(bearer: ATTBearer, watching services: [BluetoothUUID]) {
         self.bearer = bearer
@@ -91,9 +92,16 @@ public final class GATTClient {
     /// Write With Response; `handler` gets the raw outcome. Pass a handler
     /// stored once to keep this allocation-free (the ANCS Control Point path).
     /// `GATTError(outcome)` interprets it.
+    ///
+    /// A value longer than ATT_MTU − 3 goes as a long write (Prepare Write
+    /// Requests, then Execute Write: Core Specification Vol 3 Part G 4.9.4);
+    /// `handler` then gets the Execute Write's outcome, or the first failure.
     @discardableResult
     public func write(handle: UInt16, value: UnsafeRawBufferPointer, then handler: ATTResponseHandler?) throws(ATTBearerError) -> ATTRequestID {
-        try bearer.send(request: ATTWriteRequest(handle: handle, value: value), handler: handler)
+        if value.count <= bearer.mtu - 3 {
+            return try bearer.send(request: ATTWriteRequest(handle: handle, value: value), handler: handler)
+        }
+        return try longWrites.write(handle: handle, value: value, then: handler)
     }
 
     /// Write With Response, with a completion (allocates; for configuration writes).

@@ -13,8 +13,9 @@ public enum GATTServerError: Error, Equatable, Sendable {
 /// Used for the watch's own database (GAP, GATT, a characteristic that needs
 /// encryption) and by the simulated iPhone. Services can be published and
 /// removed at run time; `serviceChanged(_:)` then indicates the change.
-/// Everything a small server does not implement (Read Multiple, Prepare /
-/// Execute Write, signed writes) is answered "Request Not Supported".
+/// Long writes (Prepare / Execute Write) are queued in a bounded prepare queue
+/// and applied on Execute. Everything a small server does not implement (Read
+/// Multiple, signed writes) is answered "Request Not Supported".
 public final class GATTServer: ATTRequestServing {
     struct Attribute {
         var handle: UInt16
@@ -44,6 +45,8 @@ public final class GATTServer: ATTRequestServing {
     public private(set) var serviceChangedHandle: UInt16 = 0
     /// Requests answered, for tests and diagnostics.
     public private(set) var requestsAnswered = 0
+    /// The peer's prepared writes (long writes), applied on Execute Write.
+    private var prepareQueue = PrepareWriteQueue()
 
     public init(security: LinkSecurityControl? = nil) {
         self.security = security
@@ -241,10 +244,45 @@ public final class GATTServer: ATTRequestServing {
             } else {
                 w.u8(ATTOpcode.writeResponse.rawValue)
             }
+        case .prepareWriteRequest(let r):
+            prepareWrite(r, rawOpcode, &w)
+        case .executeWriteRequest(let r):
+            executeWrite(r, rawOpcode, &w)
         default:
-            // Read Multiple (Variable), Prepare / Execute Write, unknown requests.
+            // Read Multiple (Variable), unknown requests.
             error(&w, rawOpcode, 0, .requestNotSupported)
         }
+    }
+
+    // MARK: - long writes (Core Specification Vol 3 Part F 3.4.6, Part G 4.9.4)
+
+    private func prepareWrite(_ r: ATTPrepareWriteRequest, _ rawOpcode: UInt8, _ w: inout ATTWriter) {
+        guard let i = index(of: r.handle) else { return error(&w, rawOpcode, r.handle, .invalidHandle) }
+        if let e = writeError(attributes[i]) { return error(&w, rawOpcode, r.handle, e) }
+        guard prepareQueue.append(handle: r.handle, offset: r.offset, value: r.value) else {
+            return error(&w, rawOpcode, r.handle, .prepareQueueFull)
+        }
+        // The response echoes the request, so the client can check what was queued.
+        w.u8(ATTOpcode.prepareWriteResponse.rawValue)
+        w.u16(r.handle)
+        w.u16(r.offset)
+        w.bytes(r.value)
+    }
+
+    private func executeWrite(_ r: ATTExecuteWriteRequest, _ rawOpcode: UInt8, _ w: inout ATTWriter) {
+        let queued = prepareQueue.take()
+        if r.flags == .writeAll {
+            switch PrepareWriteQueue.assemble(queued) {
+            case .failure(let failure):
+                return error(&w, rawOpcode, failure.handle, failure.code)
+            case .success(let writes):
+                for (handle, value) in writes {
+                    let e = value.withUnsafeBytes { write(handle: handle, value: $0) }
+                    if let e { return error(&w, rawOpcode, handle, e) }
+                }
+            }
+        }
+        w.u8(ATTOpcode.executeWriteResponse.rawValue)
     }
 
     public func handleCommand(_ command: ATTPDU, bearer: ATTBearer) {
