@@ -2,10 +2,15 @@
 # The real-kernel tests: install what they need, build the gpio-sim module
 # and the binaries, boot ONE VM (qemu via virtme-ng, Debian's 6.1 kernel,
 # the host's filesystem shared read-only) and run every test inside it.
-# Exit status: 0 all passed (or qemu cannot run at all here: SKIPPED),
-# 1 a test failed, 2 the test bed itself failed.
+# Exit status: 0 all passed, 1 a test failed, 2 the test bed itself failed
+# (including qemu that is installed but cannot boot the VM here: a VM that
+# cannot run is a failure, never a silent pass). Only WRISTCORE_VM=skip skips,
+# loudly, with exit 0.
 #
 # Environment:
+#   WRISTCORE_VM=skip     skip the real-kernel tests on purpose (says so in a banner)
+#   WRISTCORE_VM_QEMU     the qemu binary (default: qemu-system-x86_64)
+#   WRISTCORE_VM_NO_INSTALL=1  do not install packages (they are there already)
 #   WRISTCORE_VM_SCRATCH  swift --scratch-path for the binaries (default: .build)
 #   WRISTCORE_VM_OUT      where results go (default: ~/.cache/wristcore-vm/last-run)
 #   WRISTCORE_VM_TIMEOUT  seconds before the VM is stopped (default: 2400)
@@ -29,23 +34,35 @@ BANNER
     exit 0
 }
 
+bed_failed() {
+    echo "== real-kernel VM tests: the test bed failed: $1"
+    echo "== (to skip these tests on purpose, run with WRISTCORE_VM=skip)"
+    exit 2
+}
+
+[ "${WRISTCORE_VM:-}" = skip ] && skip_loudly "WRISTCORE_VM=skip was set: the real-kernel tests were skipped on purpose"
+QEMU="${WRISTCORE_VM_QEMU:-qemu-system-x86_64}"
+
 # 1. packages (idempotent)
-"$VM_DIR/install.sh" || { vm_log "install failed"; exit 2; }
+if [ "${WRISTCORE_VM_NO_INSTALL:-0}" != 1 ]; then
+    "$VM_DIR/install.sh" || bed_failed "installing the packages failed"
+fi
 export PATH="$PATH:/usr/local/bin:$HOME/.local/bin"
 
-# qemu must be able to run at all; KVM is optional (TCG is slower but works).
-command -v qemu-system-x86_64 >/dev/null || skip_loudly "qemu-system-x86_64 is not installed and could not be installed"
-qemu-system-x86_64 -machine none -display none -S -monitor none -serial none -nodefaults \
-    -daemonize -pidfile /tmp/wristcore-vm-qemu-probe.pid >/dev/null 2>&1 \
-    && kill "$(cat /tmp/wristcore-vm-qemu-probe.pid)" 2>/dev/null
+# qemu must be able to run; KVM is optional (TCG is slower but works).
+command -v "$QEMU" >/dev/null || bed_failed "$QEMU is not installed (Tests/VM/install.sh installs qemu-system-x86)"
+pidfile="$(mktemp -u /tmp/wristcore-vm-qemu-probe.XXXXXX)"
+"$QEMU" -machine none -display none -S -monitor none -serial none -nodefaults \
+    -daemonize -pidfile "$pidfile" >/dev/null 2>&1 \
+    && kill "$(cat "$pidfile")" 2>/dev/null
 probe=$?
-rm -f /tmp/wristcore-vm-qemu-probe.pid
-[ "$probe" = 0 ] || skip_loudly "qemu-system-x86_64 cannot start on this machine"
+rm -f "$pidfile"
+[ "$probe" = 0 ] || bed_failed "$QEMU is installed but cannot start on this machine"
 # KVM only when it really boots a kernel here: /dev/kvm can exist and still
 # fail (nested virtualisation refusing an MSR, seen on this project's CI).
 kvm_boots() {
     [ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
-    timeout -k 2 30 qemu-system-x86_64 -enable-kvm -cpu host -m 256 -nodefaults -display none -no-reboot \
+    timeout -k 2 30 "$QEMU" -enable-kvm -cpu host -m 256 -nodefaults -display none -no-reboot \
         -kernel "/boot/vmlinuz-$1" -append "console=ttyS0 panic=-1" -serial stdio 2>&1 | grep -m1 -q "Linux version"
 }
 
