@@ -20,8 +20,8 @@ public enum LoopClock {
 ///   was removed (or whose slot was reused) during the same wakeup is dropped.
 /// - Timers: a heap of deadlines (`TimerQueue`) and one timerfd armed at the
 ///   earliest deadline, whatever the number of timers.
-/// - Signals: SIGINT and SIGTERM through a signalfd run the shutdown handlers,
-///   then `run()` returns.
+/// - Signals: every catchable terminating signal through a signalfd runs the
+///   shutdown handlers, then `run()` returns.
 /// - Deferred work runs after the handler of the current event.
 ///
 /// Dispatching an event or a timer expiry allocates nothing: handlers are stored
@@ -211,9 +211,10 @@ public final class EpollLoop: EventLoop {
         shutdownHandlers.append(handler)
     }
 
-    /// Routes SIGINT and SIGTERM (or the given signals) into the loop: on
-    /// arrival the shutdown steps run and `run()` returns.
-    public func handleTerminationSignals(_ signals: [Int32] = [SIGINT, SIGTERM]) throws(HALError) {
+    /// Routes every catchable terminating signal (`ProcessSignals.terminating`,
+    /// or the given ones) into the loop: on arrival the shutdown steps run
+    /// and `run()` returns; `receivedSignal` says which one it was.
+    public func handleTerminationSignals(_ signals: [Int32] = ProcessSignals.terminating) throws(HALError) {
         precondition(signalFD == nil, "termination signals are already handled")
         let sfd = try SignalFD(signals: signals)
         try epoll.add(sfd.rawValue, events: Epoll.readable, token: Self.signalToken)

@@ -2,6 +2,7 @@ import ArgumentParser
 import BoardConfig
 import Glibc
 import HAL
+import LinuxHAL
 import Logging
 import WristCore
 
@@ -30,6 +31,7 @@ struct Wristcore: ParsableCommand {
     /// Parses, runs, and maps every outcome to WristCore's exit codes
     /// (ArgumentParser would use 64 for usage errors; we promise 2).
     static func main() {
+        ProcessSignals.ignoreBrokenPipe()
         do {
             var command = try parseAsRoot()
             try command.run()

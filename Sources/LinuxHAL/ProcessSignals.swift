@@ -1,0 +1,70 @@
+import Glibc
+import HAL
+
+/// The process's signals, as a daemon that drives a motor must treat them.
+public enum ProcessSignals {
+    /// Every signal whose default action ends the process and that can be
+    /// caught as an event: the daemon reads them from a signalfd and runs its
+    /// shutdown steps (motor off) before exiting. Not here: SIGKILL and
+    /// SIGSTOP (cannot be caught), SIGPIPE (ignored: a closed pipe is an
+    /// EPIPE error on that write, see `ignoreBrokenPipe`), and the synchronous
+    /// faults (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGABRT),
+    /// which a blocked mask cannot turn into events; after those the unit's
+    /// `ExecStopPost=wristcore motor-off` drives the line low.
+    public static let terminating: [Int32] = [
+        SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+        SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT,
+    ]
+
+    /// The signal that asks a running daemon to restart in place (re-read the
+    /// board file, reopen the devices), after its shutdown steps.
+    public static let restart: Int32 = SIGHUP
+
+    /// A log on stderr piped into a reader that dies (`wristcore run | tee`,
+    /// then tee exits) must not kill the daemon with the motor on: a write
+    /// to a closed pipe then fails with EPIPE instead of raising SIGPIPE.
+    public static func ignoreBrokenPipe() {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// The name of a signal, for logs ("SIGTERM").
+    public static func name(_ signal: Int32) -> String {
+        switch signal {
+        case SIGHUP: "SIGHUP"
+        case SIGINT: "SIGINT"
+        case SIGQUIT: "SIGQUIT"
+        case SIGTERM: "SIGTERM"
+        case SIGUSR1: "SIGUSR1"
+        case SIGUSR2: "SIGUSR2"
+        case SIGALRM: "SIGALRM"
+        case SIGVTALRM: "SIGVTALRM"
+        case SIGPROF: "SIGPROF"
+        case SIGXCPU: "SIGXCPU"
+        case SIGXFSZ: "SIGXFSZ"
+        case SIGIO: "SIGIO"
+        case SIGPWR: "SIGPWR"
+        case SIGSTKFLT: "SIGSTKFLT"
+        case SIGPIPE: "SIGPIPE"
+        default: "signal \(signal)"
+        }
+    }
+
+    /// Replaces the process image with a fresh copy of this executable and
+    /// the same arguments (same PID, so systemd keeps tracking it). Call it
+    /// only after every device was released: descriptors are close-on-exec,
+    /// but a line still requested would be busy for the new image. The
+    /// signal mask is restored to empty first (a blocked SIGTERM would
+    /// otherwise stay blocked in the new image until it sets up its loop).
+    /// Returns only when exec failed.
+    public static func restartInPlace(arguments: [String]) -> HALError {
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        _ = pthread_sigmask(SIG_SETMASK, &empty, nil)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        argv.append(nil)
+        execv("/proc/self/exe", &argv)
+        let e = Errno.current
+        for p in argv { free(p) }
+        return e.halError("restart in place (execv /proc/self/exe)")
+    }
+}
