@@ -1,4 +1,3 @@
-import LinuxHAL
 
 /// What the watch advertises (pure: bytes out, tested against vectors).
 ///
