@@ -1,4 +1,3 @@
-
 /// What the watch advertises (pure: bytes out, tested against vectors).
 ///
 /// Advertising data (31 bytes max): Flags (LE General Discoverable, BR/EDR
