@@ -159,18 +159,14 @@ public final class BluetoothPeripheral {
         startUp = (completion, "set up hci\(hciIndex)")
         let prepared: (transports: Transports, localIRK: [UInt8]?)
         do throws(BluetoothError) { prepared = try prepare() } catch {
-            // Reported from the loop, like every other outcome.
-            startUp = nil
-            stop()
-            loop.deferWork { completion(.failure(error)) }
-            return
+            return finishStartFromTheLoop(.failure(error))
         }
         let transports = prepared.transports
         loop.arm(startTimer, after: options.startTimeout)
         let client: ManagementClient
         do { client = try ManagementClient(transport: transports.management, loop: loop) } catch {
             transports.management.close()
-            return finishStart(.failure(BluetoothError(error)))
+            return finishStartFromTheLoop(.failure(BluetoothError(error)))
         }
         self.client = client
         let controller = BluetoothController(client: client, index: hci, logger: logger)
@@ -244,6 +240,12 @@ public final class BluetoothPeripheral {
         finishStart(.failure(BluetoothError(
             "timed out trying to \(step)",
             hint: "the kernel did not answer the management commands; check 'dmesg' for Bluetooth errors")))
+    }
+
+    /// A failure found inside `start` itself is reported from the loop, like
+    /// every other outcome (and cancelled by `stop()` like them).
+    private func finishStartFromTheLoop(_ result: Result<Void, BluetoothError>) {
+        loop.deferWork { [weak self] in self?.finishStart(result) }
     }
 
     /// Ends start-up once: on failure everything opened is closed first.

@@ -78,6 +78,14 @@ extension PeripheralTests {
         #expect(!fake.watchEnd.isOpen)
         #expect(fake.commands(.removeAdvertising).isEmpty)  // never advertised
         #expect(p.state == .stopped)
+
+        // Also a failure found before any command, whose report waits for the loop.
+        let refused = makePeripheral(bluetoothd: true)
+        var reported = false
+        refused.start { _ in reported = true }
+        refused.stop()
+        loop.runDeferred()
+        #expect(!reported)
     }
 
     @Test func unreadableBondStoreFailsStartUpWithTheDirectory() throws {
