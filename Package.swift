@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Loop", "HAL"]),
         .target(
             name: "Peripheral",
-            dependencies: ["BoardConfig", "Loop", "LinuxLoop", "HAL", "LinuxHAL", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Loop", "HAL", .product(name: "Logging", package: "swift-log")]),
 
         // MARK: the watch
         .target(name: "BoardConfig", dependencies: ["ANCS", "Haptics", "HAL"]),
@@ -145,6 +145,7 @@ let package = Package(
         .testTarget(
             name: "PeripheralTests",
             dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "WristCore"]),
+        .testTarget(name: "LinuxHALTests", dependencies: ["LinuxHAL", "HAL"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "HAL"]),
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),

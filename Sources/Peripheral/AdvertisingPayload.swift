@@ -1,5 +1,3 @@
-import LinuxHAL
-
 /// What the watch advertises (pure: bytes out, tested against vectors).
 ///
 /// Advertising data (31 bytes max): Flags (LE General Discoverable, BR/EDR

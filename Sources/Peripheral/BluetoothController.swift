@@ -1,5 +1,4 @@
 import HAL
-import LinuxHAL
 import Logging
 
 /// How the watch wants its controller.

@@ -1,5 +1,4 @@
 import HAL
-import LinuxHAL
 
 /// A Bluetooth set-up or runtime failure, with the fix when we know it.
 public struct BluetoothError: Error, Equatable, Sendable, CustomStringConvertible {

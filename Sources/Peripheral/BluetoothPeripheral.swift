@@ -1,7 +1,4 @@
-import BoardConfig
 import HAL
-import LinuxHAL
-import LinuxLoop
 import Logging
 import Loop
 
@@ -11,7 +8,13 @@ import Loop
 /// numeric-comparison pairing through the UI, keeps bonds in a `BondStore`,
 /// and advertises again after a disconnect.
 ///
-/// Wiring (the daemon): set the callbacks, `try start()`, and on
+/// Everything that needs the operating system is injected: the mgmt channel
+/// and the link listener (`Transports`; the composition root passes the
+/// kernel's sockets, tests socket-pair fakes), the bond store's files, and
+/// whether bluetoothd runs. It runs on any `EventLoop` and never runs the
+/// loop itself.
+///
+/// Wiring (the daemon): set the callbacks, `start { result in ... }`, and on
 /// `onConnection` build `PhoneSession(channel: link, loop: loop, security: link)`.
 /// `onPairingRequest` shows the 6-digit number; the positive button calls
 /// `confirmPairing(true)`, the negative one `confirmPairing(false)`; without
@@ -42,28 +45,26 @@ public final class BluetoothPeripheral {
         public var privacy = true
         /// How long the pairing number waits for a button before it is rejected.
         public var pairingTimeout: Duration = .seconds(30)
-        /// How long `start()` waits for the controller set-up.
+        /// How long `start` may take, from the first mgmt command to advertising.
         public var startTimeout: Duration = .seconds(15)
         /// Refuse to start while bluetoothd runs.
         public var refuseWhenBluetoothdRuns = true
         public init() {}
     }
 
-    /// The two kernel endpoints; tests pass socket-pair fakes.
+    /// The two kernel endpoints; tests pass socket-pair fakes. The
+    /// composition root makes the real ones (the mgmt control socket and an
+    /// L2CAP LE listener on the ATT channel).
     public struct Transports {
-        public var management: PacketChannel
+        public var management: any PacketChannel
         /// Made once the controller is powered (its address is known then).
-        public var makeListener: (_ controllerAddress: BluetoothAddress) throws(HALError) -> BluetoothLinkListener
-        public init(management: PacketChannel, makeListener: @escaping (_ controllerAddress: BluetoothAddress) throws(HALError) -> BluetoothLinkListener) {
+        public var makeListener: (_ controllerAddress: BluetoothAddress) throws(HALError) -> any BluetoothLinkListener
+        public init(
+            management: any PacketChannel,
+            makeListener: @escaping (_ controllerAddress: BluetoothAddress) throws(HALError) -> any BluetoothLinkListener
+        ) {
             self.management = management
             self.makeListener = makeListener
-        }
-
-        /// The real ones: the mgmt control socket and an L2CAP LE listener on CID 4.
-        public static func kernel() throws(HALError) -> Transports {
-            Transports(management: try BluetoothManagementSocket()) { address throws(HALError) in
-                try L2CAPLESocket.listen(address: address, cid: L2CAPLESocket.attChannel, addressType: .lePublic)
-            }
         }
     }
 
@@ -82,7 +83,10 @@ public final class BluetoothPeripheral {
     /// removed: tell the user to pair again.
     public var onStaleBond: ((BluetoothAddress) -> Void)?
 
-    public let settings: BluetoothSettings
+    /// The controller's index (hciN).
+    public let hciIndex: Int
+    /// The name the watch advertises.
+    public let name: String
     public let ioCapability: IOCapability
     public let keyStore: BondStore
     public let options: Options
@@ -93,12 +97,12 @@ public final class BluetoothPeripheral {
     public private(set) var link: (any BluetoothLink)?
     public private(set) var controller: BluetoothController?
 
-    private let loop: EpollLoop
+    private let loop: any EventLoop
     private let logger: Logger
     private let bluetoothdRunning: () -> Bool
     private let makeTransports: () throws(HALError) -> Transports
     private var client: ManagementClient?
-    private var listener: BluetoothLinkListener?
+    private var listener: (any BluetoothLinkListener)?
     private var listenerSource: SourceID?
     private var securitySource: SourceID?
     private var pendingPairing: (address: BluetoothAddress, type: BluetoothAddressType)?
@@ -107,14 +111,20 @@ public final class BluetoothPeripheral {
     private var advertisingPayload: AdvertisingPayload
     /// An advertising instance was added (so `stop()` removes it).
     private var advertisingConfigured = false
+    /// While starting: who hears how it ended, and what is being waited for.
+    private var startUp: (completion: (Result<Void, BluetoothError>) -> Void, step: String)?
+    private var startTimer: TimerID!
 
+    /// `bluetoothdRunning` and `transports` come from the composition root
+    /// (on Linux: a /proc scan, and the kernel's mgmt and L2CAP sockets).
     public init(
-        settings: BluetoothSettings, ioCapability: IOCapability, keyStore: BondStore, loop: EpollLoop, logger: Logger,
+        hciIndex: Int, name: String, ioCapability: IOCapability, keyStore: BondStore, loop: any EventLoop, logger: Logger,
         options: Options = Options(),
-        bluetoothdRunning: @escaping () -> Bool = { SystemProbe.isProcessRunning("bluetoothd") },
-        transports: @escaping () throws(HALError) -> Transports = { () throws(HALError) in try Transports.kernel() }
+        bluetoothdRunning: @escaping () -> Bool,
+        transports: @escaping () throws(HALError) -> Transports
     ) {
-        self.settings = settings
+        self.hciIndex = hciIndex
+        self.name = name
         self.ioCapability = ioCapability
         self.keyStore = keyStore
         self.loop = loop
@@ -122,25 +132,59 @@ public final class BluetoothPeripheral {
         self.options = options
         self.bluetoothdRunning = bluetoothdRunning
         self.makeTransports = transports
-        advertisingPayload = AdvertisingPayload(name: settings.name)
+        advertisingPayload = AdvertisingPayload(name: name)
         pairingTimer = loop.makeTimer { [unowned self] in self.pairingTimedOut() }
+        startTimer = loop.makeTimer { [unowned self] in self.startTimedOut() }
     }
 
-    deinit { loop.destroyTimer(pairingTimer) }
-
-    /// DisplayYesNo when the board has a display and at least two buttons
-    /// (numeric comparison); NoInputNoOutput (Just Works) otherwise.
-    public static func ioCapability(for board: Board) -> IOCapability {
-        board.buttons.count >= 2 ? .displayYesNo : .noInputNoOutput
+    deinit {
+        loop.destroyTimer(pairingTimer)
+        loop.destroyTimer(startTimer)
     }
 
-    var hci: UInt16 { UInt16(settings.hciIndex) }
+    var hci: UInt16 { UInt16(hciIndex) }
 
     // MARK: - start / stop
 
-    /// Loads the bonds, sets the controller up, listens and advertises.
-    /// Runs the loop until that is done (at most `Options.startTimeout`).
-    public func start() throws(BluetoothError) {
+    /// Loads the bonds, sets the controller up, listens and advertises,
+    /// driven by the mgmt answers on the loop; returns at once.
+    ///
+    /// `completion` runs once, on the loop and never from inside `start`:
+    /// `.success` when advertising, or the first failure (with its fix),
+    /// after which everything opened is closed again. The whole start-up
+    /// is bounded by `Options.startTimeout`. `stop()` before then cancels
+    /// it, and `completion` is not called.
+    public func start(completion: @escaping (Result<Void, BluetoothError>) -> Void) {
+        precondition(startUp == nil && client == nil, "BluetoothPeripheral.start while started")
+        startUp = (completion, "set up hci\(hciIndex)")
+        let prepared: (transports: Transports, localIRK: [UInt8]?)
+        do throws(BluetoothError) { prepared = try prepare() } catch {
+            return finishStartFromTheLoop(.failure(error))
+        }
+        let transports = prepared.transports
+        loop.arm(startTimer, after: options.startTimeout)
+        let client: ManagementClient
+        do { client = try ManagementClient(transport: transports.management, loop: loop) } catch {
+            transports.management.close()
+            return finishStartFromTheLoop(.failure(BluetoothError(error)))
+        }
+        self.client = client
+        let controller = BluetoothController(client: client, index: hci, logger: logger)
+        self.controller = controller
+        client.eventHandler = { [unowned self] index, event in
+            if index == self.hci { self.handle(event) }
+        }
+        client.closedHandler = { [unowned self] error in
+            self.fail("the management socket closed\(error.map { ": \($0)" } ?? "")")
+        }
+        let configuration = ControllerConfiguration(name: name, ioCapability: ioCapability, localIRK: prepared.localIRK)
+        controller.setUp(configuration, longTermKeys: keyStore.longTermKeys, irks: keyStore.irks) { [unowned self] outcome in
+            self.controllerReady(outcome, makeListener: transports.makeListener)
+        }
+    }
+
+    /// The checks and files before the first mgmt command.
+    private func prepare() throws(BluetoothError) -> (transports: Transports, localIRK: [UInt8]?) {
         if options.refuseWhenBluetoothdRuns && bluetoothdRunning() {
             throw BluetoothError("bluetoothd is running and owns the Bluetooth adapter", hint: BluetoothError.bluetoothdHint)
         }
@@ -159,85 +203,83 @@ public final class BluetoothPeripheral {
                 throw BluetoothError("cannot store the watch's identity key: \(error)", hint: "the state directory (\(keyStore.directory)) must be writable")
             }
         }
-        let transports: Transports
-        do { transports = try makeTransports() } catch { throw BluetoothError(error) }
-        let client: ManagementClient
-        do { client = try ManagementClient(transport: transports.management, loop: loop) } catch { throw BluetoothError(error) }
-        self.client = client
-        let controller = BluetoothController(client: client, index: hci, logger: logger)
-        self.controller = controller
-        client.eventHandler = { [unowned self] index, event in
-            if index == self.hci { self.handle(event) }
-        }
-        client.closedHandler = { [unowned self] error in
-            self.fail("the management socket closed\(error.map { ": \($0)" } ?? "")")
-        }
+        do { return (try makeTransports(), localIRK) } catch { throw BluetoothError(error) }
+    }
 
-        var outcome: Result<ControllerInfo, BluetoothError>?
-        let configuration = ControllerConfiguration(name: settings.name, ioCapability: ioCapability, localIRK: localIRK)
-        controller.setUp(configuration, longTermKeys: keyStore.longTermKeys, irks: keyStore.irks) { outcome = $0 }
-        try waitFor("set up hci\(settings.hciIndex)") { outcome != nil }
+    private func controllerReady(
+        _ outcome: Result<ControllerInfo, BluetoothError>,
+        makeListener: (BluetoothAddress) throws(HALError) -> any BluetoothLinkListener
+    ) {
+        guard startUp != nil, let controller else { return }
         let info: ControllerInfo
-        switch outcome! {
-        case .failure(let e):
-            stop()
-            throw e
+        switch outcome {
+        case .failure(let e): return finishStart(.failure(e))
         case .success(let i): info = i
         }
-        logger.info("hci\(settings.hciIndex) ready: \(controller.settings); IO capability \(ioCapability)")
-
-        do {
-            let listener = try transports.makeListener(info.address)
+        logger.info("hci\(hciIndex) ready: \(controller.settings); IO capability \(ioCapability)")
+        do throws(HALError) {
+            let listener = try makeListener(info.address)
             self.listener = listener
             listenerSource = try loop.addSource(fd: listener.pollDescriptor, events: .readable) { [unowned self] _ in self.acceptWaiting() }
         } catch {
-            stop()
-            throw BluetoothError(error)
+            return finishStart(.failure(BluetoothError(error)))
         }
-
-        var advertised = false
-        var advertisingError: BluetoothError?
-        controller.startAdvertising(advertisingPayload) { advertisingError = $0; advertised = true }
-        try waitFor("start advertising") { advertised }
-        if let e = advertisingError {
-            stop()
-            throw e
+        startUp?.step = "start advertising"
+        controller.startAdvertising(advertisingPayload) { [unowned self] error in
+            guard self.startUp != nil else { return }
+            if let error { return self.finishStart(.failure(error)) }
+            self.advertisingConfigured = true
+            self.logger.info("advertising as \"\(self.name)\" (appearance: watch, soliciting ANCS)")
+            self.state = .advertising
+            self.finishStart(.success(()))
         }
-        advertisingConfigured = true
-        logger.info("advertising as \"\(settings.name)\" (appearance: watch, soliciting ANCS)")
-        state = .advertising
     }
 
-    /// Stops advertising and listening (shutdown). The current link stays
-    /// with its session, which closes it.
+    private func startTimedOut() {
+        guard let step = startUp?.step else { return }
+        finishStart(.failure(BluetoothError(
+            "timed out trying to \(step)",
+            hint: "the kernel did not answer the management commands; check 'dmesg' for Bluetooth errors")))
+    }
+
+    /// A failure found inside `start` itself is reported from the loop, like
+    /// every other outcome (and cancelled by `stop()` like them).
+    private func finishStartFromTheLoop(_ result: Result<Void, BluetoothError>) {
+        loop.deferWork { [weak self] in self?.finishStart(result) }
+    }
+
+    /// Ends start-up once: on failure everything opened is closed first.
+    private func finishStart(_ result: Result<Void, BluetoothError>) {
+        guard let completion = startUp?.completion else { return }
+        startUp = nil
+        loop.disarm(startTimer)
+        if case .failure = result { stop() }
+        completion(result)
+    }
+
+    /// Stops advertising and listening (shutdown); returns at once, never
+    /// running the loop. The current link stays with its session, which
+    /// closes it. Removing the advertising instance is best effort: the
+    /// command is written to the mgmt socket just before it closes (the
+    /// kernel applies it on the write), its answer is not awaited. A start-up
+    /// still in progress is cancelled without calling its completion.
     public func stop() {
+        startUp = nil
+        loop.disarm(startTimer)
         if let s = listenerSource { loop.removeSource(s) }
         listenerSource = nil
         listener?.close()
         listener = nil
         removeSecurityWatch()
-        if advertisingConfigured, let controller, let client, client.transport.isOpen {
-            var done = false
-            controller.stopAdvertising { _ in done = true }
-            _ = try? loop.runUntil(timeout: .seconds(1)) { done }
+        if advertisingConfigured {
+            client?.closeAfterSending(RemoveAdvertising(instance: 0), index: hci)
+        } else {
+            client?.close()
         }
         advertisingConfigured = false
-        client?.close()
         client = nil
         controller = nil
         if case .failed = state {} else { state = .stopped }
-    }
-
-    private func waitFor(_ what: String, _ condition: () -> Bool) throws(BluetoothError) {
-        let finished: Bool
-        do { finished = try loop.runUntil(timeout: options.startTimeout, condition) } catch {
-            stop()
-            throw BluetoothError(error)
-        }
-        if !finished {
-            stop()
-            throw BluetoothError("timed out trying to \(what)", hint: "the kernel did not answer the management commands; check 'dmesg' for Bluetooth errors")
-        }
     }
 
     private func fail(_ why: String) {
@@ -407,7 +449,7 @@ public final class BluetoothPeripheral {
     private func staleBond(_ address: BluetoothAddress, _ type: BluetoothAddressType) {
         do { try keyStore.remove(address) } catch { logger.error("cannot remove the stale bond of \(address): \(error)") }
         controller?.send(UnpairDevice(address: address, addressType: type, disconnect: false)) { _, _ in }
-        logger.warning("the bond with \(address) no longer works (the phone forgot the watch): removed. Pair again: on the iPhone, Settings > Bluetooth, forget \"\(settings.name)\" if listed, then connect to it again")
+        logger.warning("the bond with \(address) no longer works (the phone forgot the watch): removed. Pair again: on the iPhone, Settings > Bluetooth, forget \"\(name)\" if listed, then connect to it again")
         onStaleBond?(address)
     }
 

@@ -1,5 +1,4 @@
 import HAL
-import LinuxHAL
 
 /// The watch's bonds: the long-term keys and identity resolving keys the
 /// kernel hands out after pairing (New Long Term Key / New IRK), plus the
@@ -8,9 +7,10 @@ import LinuxHAL
 /// after a reboot without pairing again.
 ///
 /// One text file (`bonds`, mode 0600) in the state directory, rewritten
-/// atomically on every change (`AtomicFile`: temp file, fsync, rename, fsync
-/// of the directory), so a crash or power loss leaves either the old or the
-/// new complete version. The last line counts the records, so a file that is
+/// atomically on every change through the injected `StateFileStore` (on
+/// Linux `AtomicFileStore`: temp file, fsync, rename, fsync of the
+/// directory), so a crash or power loss leaves either the old or the new
+/// complete version. The last line counts the records, so a file that is
 /// somehow incomplete is detected; such a file is moved aside to
 /// `bonds.corrupt` and the store starts empty (the phone pairs again).
 public final class BondStore {
@@ -38,14 +38,17 @@ public final class BondStore {
 
     public let directory: String
     public var path: String { directory + "/" + Self.fileName }
+    /// Where the file is read and written.
+    public let files: any StateFileStore
     public private(set) var contents = Contents()
 
     public var longTermKeys: [LongTermKey] { contents.longTermKeys }
     public var irks: [IdentityResolvingKey] { contents.irks }
     public var localIRK: [UInt8]? { contents.localIRK }
 
-    public init(directory: String = BondStore.defaultDirectory) {
+    public init(directory: String = BondStore.defaultDirectory, files: any StateFileStore) {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        self.files = files
     }
 
     /// The bonded peers (identity address and type), in file order.
@@ -66,7 +69,7 @@ public final class BondStore {
     /// Reads the file (a missing file is an empty store).
     @discardableResult
     public func load() throws(HALError) -> LoadOutcome {
-        guard let bytes = try AtomicFile.read(path) else {
+        guard let bytes = try files.read(path) else {
             contents = Contents()
             return .missing
         }
@@ -76,7 +79,7 @@ public final class BondStore {
             return .loaded(bonds: bondedPeers.count)
         case .failure(let reason):
             contents = Contents()
-            try AtomicFile.move(path, to: path + ".corrupt")
+            try files.moveAside(path, to: path + ".corrupt")
             return .corrupt(reason: reason.message)
         }
     }
@@ -136,8 +139,8 @@ public final class BondStore {
     }
 
     private func save(_ c: Contents) throws(HALError) {
-        try AtomicFile.ensureDirectory(directory)
-        try AtomicFile.write(path, Self.encode(c), mode: 0o600)
+        try files.ensureDirectory(directory, mode: 0o700)
+        try files.writeAtomically(path, Self.encode(c), mode: 0o600)
         contents = c
     }
 

@@ -1,5 +1,4 @@
 import HAL
-import LinuxHAL
 import Loop
 
 /// Sends mgmt commands one at a time over any packet transport (the kernel's
@@ -19,8 +18,8 @@ public final class ManagementClient {
         var completion: Completion
     }
 
-    public let transport: PacketChannel
-    private let loop: EventLoop
+    public let transport: any PacketChannel
+    private let loop: any EventLoop
     private var source: SourceID?
     private var queue: [Pending] = []
     private var headSent = false
@@ -33,7 +32,7 @@ public final class ManagementClient {
     /// Called once when the transport closes or fails.
     public var closedHandler: ((HALError?) -> Void)?
 
-    public init(transport: PacketChannel, loop: EventLoop, commandTimeout: Duration = .seconds(5)) throws(HALError) {
+    public init(transport: any PacketChannel, loop: any EventLoop, commandTimeout: Duration = .seconds(5)) throws(HALError) {
         self.transport = transport
         self.loop = loop
         self.commandTimeout = commandTimeout
@@ -51,6 +50,16 @@ public final class ManagementClient {
     public func send(_ command: some ManagementCommand, index: UInt16, completion: @escaping Completion) {
         queue.append(Pending(opcode: command.opcode, packet: command.encoded(index: index), completion: completion))
         if queue.count == 1 { sendHead() }
+    }
+
+    /// Shutdown: writes `command` at once, ahead of anything queued, then
+    /// closes without waiting for its answer. The kernel runs an mgmt
+    /// command's handler inside the write (hci_sock_sendmsg), so closing the
+    /// socket right after does not undo it; only the answer is lost. Best
+    /// effort: a failed write is not reported.
+    public func closeAfterSending(_ command: some ManagementCommand, index: UInt16) {
+        if source != nil, transport.isOpen { _ = try? transport.send(command, index: index) }
+        close()
     }
 
     public func close() {

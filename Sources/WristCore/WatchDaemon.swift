@@ -82,15 +82,19 @@ public final class WatchDaemon {
         try start(on: loop)
         defer { stop() }
         if let d = options.duration { loop.schedule(after: d) { loop.shutdown() } }
-        startSystemdNotifications(loop: loop)
+        // With Bluetooth, READY=1 waits until it has started (startBluetooth).
+        if bluetooth == nil { startSystemdNotifications(loop: loop) }
         logger.info("press Ctrl-C to stop")
         do { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
+        if let failure = bluetoothFailure { throw failure }
     }
 
     private var motorLine: (any MotorLine)?
     /// The simulated board's motor line (tests inject failures).
     public var simulatedMotorLine: SimulatedMotorLine? { motorLine as? SimulatedMotorLine }
     public private(set) var bluetooth: BluetoothPeripheral?
+    /// Bluetooth did not start: the loop was shut down and `run(on:)` throws this.
+    private var bluetoothFailure: WristCoreFailure?
     private var systemd: SystemdNotifier?
     private var phoneEndpoint: SimulatedPhoneEndpoint?
     private var loop: EpollLoop?
@@ -372,9 +376,7 @@ extension WatchDaemon {
     /// on screen, confirmed with the buttons), keeps bonds, and hands each
     /// accepted L2CAP ATT link to a phone session.
     func startBluetooth(loop: EpollLoop, watch: WatchController) throws {
-        let bt = BluetoothPeripheral(
-            settings: board.bluetooth, ioCapability: BluetoothPeripheral.ioCapability(for: board),
-            keyStore: BondStore(directory: stateDirectory), loop: loop, logger: logger)
+        let bt = BluetoothPeripheral.kernel(board: board, stateDirectory: stateDirectory, loop: loop, logger: logger)
         bt.onConnection = { [unowned self, unowned watch] link in
             self.attachPhone(link, security: link, loop: loop, watch: watch)
         }
@@ -395,8 +397,18 @@ extension WatchDaemon {
             watch.showNotice("Pair again: the phone \(address) forgot this watch")
         }
         bluetooth = bt
-        do { try bt.start() } catch {
-            throw WristCoreFailure("Bluetooth: \(error)")
+        // Start-up completes on the loop. A failure stops the daemon (the
+        // shutdown steps switch the motor off) and `run(on:)` throws it.
+        bt.start { [weak self, unowned loop] result in
+            guard let self else { return }
+            switch result {
+            case .success:
+                self.startSystemdNotifications(loop: loop)
+            case .failure(let error):
+                self.logger.error("Bluetooth did not start: shutting down")
+                self.bluetoothFailure = WristCoreFailure("Bluetooth: \(error)")
+                loop.shutdown()
+            }
         }
     }
 

@@ -48,7 +48,7 @@ struct ForgetCommand: ParsableCommand {
 
     func run() throws {
         global.bootstrapLogging()
-        let store = BondStore(directory: stateDir)
+        let store = BondStore(directory: stateDir, files: AtomicFileStore())
         do {
             if case .corrupt(let why) = try store.load() {
                 print("the bond file was unreadable (\(why)); moved to \(store.path).corrupt")

@@ -51,7 +51,7 @@ import Testing
 
     @Test func roundTripThroughTheDirectoryWithMode0600() throws {
         let dir = TemporaryDirectory()
-        let store = BondStore(directory: dir.path + "/state/")
+        let store = BondStore(directory: dir.path + "/state/", files: AtomicFileStore())
         #expect(try store.load() == .missing)
         _ = umask(0o022)
         try store.store(ltk(phone))
@@ -65,7 +65,7 @@ import Testing
         #expect(AtomicFile.mode(of: dir.path + "/state") == 0o700)
         #expect(!SystemProbe.exists(store.path + ".tmp"))
 
-        let again = BondStore(directory: dir.path + "/state")
+        let again = BondStore(directory: dir.path + "/state", files: AtomicFileStore())
         #expect(try again.load() == .loaded(bonds: 1))
         #expect(again.contents == store.contents)
         #expect(again.longTermKeys.map(\.value[0]) == [0xA1, 0xA2])
@@ -77,41 +77,41 @@ import Testing
         #expect(again.bondedPeers.map(\.address) == [other])
         #expect(again.irks.isEmpty)
         #expect(try again.removeAll() == [other])
-        let last = BondStore(directory: dir.path + "/state")
+        let last = BondStore(directory: dir.path + "/state", files: AtomicFileStore())
         #expect(try last.load() == .loaded(bonds: 0))
         #expect(last.localIRK == irk)  // the watch's own identity survives 'forget --all'
     }
 
     @Test func corruptFileIsMovedAsideAndTheStoreStartsEmpty() throws {
         let dir = TemporaryDirectory()
-        let store = BondStore(directory: dir.path)
+        let store = BondStore(directory: dir.path, files: AtomicFileStore())
         try AtomicFile.write(store.path, Array("wristcore-bonds 1\nltk garbage\n".utf8))
         #expect(try store.load() == .corrupt(reason: "line 2: bad ltk record"))
         #expect(store.longTermKeys.isEmpty)
         #expect(SystemProbe.exists(store.path + ".corrupt"))
         #expect(!SystemProbe.exists(store.path))
         try store.store(ltk(phone))  // and it works again
-        #expect(try BondStore(directory: dir.path).load() == .loaded(bonds: 1))
+        #expect(try BondStore(directory: dir.path, files: AtomicFileStore()).load() == .loaded(bonds: 1))
     }
 
     @Test func tornTemporaryFileIsIgnoredAndReplaced() throws {
         let dir = TemporaryDirectory()
-        let store = BondStore(directory: dir.path)
+        let store = BondStore(directory: dir.path, files: AtomicFileStore())
         try store.store(ltk(phone))
         let full = BondStore.encode(BondStore.Contents(longTermKeys: [ltk(phone), ltk(other)]))
         try AtomicFile.write(store.path + ".tmp.x", [])  // unrelated file
         let fd = open(store.path + ".tmp", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         _ = full.withUnsafeBytes { write(fd, $0.baseAddress, 40) }  // a write cut short
         close(fd)
-        let fresh = BondStore(directory: dir.path)
+        let fresh = BondStore(directory: dir.path, files: AtomicFileStore())
         #expect(try fresh.load() == .loaded(bonds: 1))
         try fresh.store(ltk(other))
-        #expect(try BondStore(directory: dir.path).load() == .loaded(bonds: 2))
+        #expect(try BondStore(directory: dir.path, files: AtomicFileStore()).load() == .loaded(bonds: 2))
     }
 
     @Test func unwritableDirectoryFailsWithTheOperation() throws {
         guard geteuid() != 0 else { return }  // root writes anywhere
-        let store = BondStore(directory: "/proc/wristcore-no")
+        let store = BondStore(directory: "/proc/wristcore-no", files: AtomicFileStore())
         #expect(throws: HALError.self) { try store.store(ltk(phone)) }
     }
 
@@ -157,7 +157,7 @@ import Testing
             let now = try AtomicFile.read(path)
             #expect(now == small || now == large, "round \(round): the file is neither version")
             if now == large { sawLarge = true } else { sawSmall = true }
-            let store = BondStore(directory: dir.path)
+            let store = BondStore(directory: dir.path, files: AtomicFileStore())
             let outcome = try store.load()
             #expect(outcome == .loaded(bonds: now == large ? 200 : 1))
         }

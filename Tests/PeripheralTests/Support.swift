@@ -1,7 +1,6 @@
 import Glibc
 import HAL
 import LinuxHAL
-import LinuxLoop
 import Logging
 import Loop
 import Peripheral
@@ -19,7 +18,7 @@ final class FakeManagementPeer {
 
     let watchEnd: SeqPacketChannel
     let end: SeqPacketChannel
-    private let loop: EpollLoop
+    private let loop: any EventLoop
     private(set) var commands: [Command] = []
     var info: ControllerInfo
     var settings: ManagementSettings
@@ -31,7 +30,7 @@ final class FakeManagementPeer {
 
     static let controllerAddress = BluetoothAddress("00:AA:01:00:00:01")!
 
-    init(loop: EpollLoop, supported: ManagementSettings = [.powered, .connectable, .bondable, .lowEnergy, .bredr, .secureConnections, .privacy, .advertising]) throws {
+    init(loop: any EventLoop, supported: ManagementSettings = [.powered, .connectable, .bondable, .lowEnergy, .bredr, .secureConnections, .privacy, .advertising]) throws {
         (watchEnd, end) = try SeqPacketChannel.pair(names: ("mgmt", "fake kernel"))
         self.loop = loop
         settings = [.bredr]
@@ -199,7 +198,72 @@ let quietLogger: Logger = {
     return l
 }()
 
-@discardableResult
-func spin(_ loop: EpollLoop, until condition: () -> Bool) -> Bool {
-    (try? loop.runUntil(timeout: .seconds(5), condition)) ?? false
+/// The peripheral's world on a `ManualLoop`: the mgmt fake and the link
+/// listener over socket pairs, with `pump` playing epoll's part. Time moves
+/// only through `loop.advance(by:)`.
+final class ManualRig {
+    let loop: ManualLoop
+    let fake: FakeManagementPeer
+    let listener: FakeListener
+    private var links: [FakeLink] = []
+
+    init() throws {
+        let loop = ManualLoop()
+        self.loop = loop
+        fake = try FakeManagementPeer(loop: loop)
+        listener = try FakeListener()
+    }
+
+    /// A phone connects: `link` waits on the listener.
+    func offer(_ link: FakeLink) {
+        links.append(link)
+        listener.offer(link)
+    }
+
+    /// Offers every descriptor to its source (if one watches it) as epoll
+    /// would, round after round, until `condition` holds or `rounds` pass.
+    /// Sources read until "would block", so an offer with nothing waiting is
+    /// harmless; a link's security watch is offered as writable, like the
+    /// L2CAP socket once SMP is over.
+    @discardableResult
+    func pump(rounds: Int = 100, until condition: () -> Bool = { false }) -> Bool {
+        for _ in 0..<rounds {
+            loop.runDeferred()
+            if condition() { return true }
+            loop.signal(fd: fake.end.pollDescriptor, .readable)
+            loop.signal(fd: fake.watchEnd.pollDescriptor, .readable)
+            loop.signal(fd: listener.pollDescriptor, .readable)
+            for link in links { loop.signal(fd: link.securityWatchDescriptor, .writable) }
+        }
+        return condition()
+    }
+}
+
+/// The state directory in memory, with failures on demand.
+final class InMemoryStateFiles: StateFileStore {
+    private(set) var files: [String: (bytes: [UInt8], mode: UInt32)] = [:]
+    private(set) var directories: [String: UInt32] = [:]
+    var readFailure: HALError?
+    var writeFailure: HALError?
+
+    func read(_ path: String) throws(HALError) -> [UInt8]? {
+        if let readFailure { throw readFailure }
+        return files[path]?.bytes
+    }
+
+    func writeAtomically(_ path: String, _ bytes: [UInt8], mode: UInt32) throws(HALError) {
+        if let writeFailure { throw writeFailure }
+        files[path] = (bytes, mode)
+    }
+
+    func moveAside(_ path: String, to destination: String) throws(HALError) {
+        guard let file = files.removeValue(forKey: path) else {
+            throw HALError(operation: "rename \(path) to \(destination)", errno: ENOENT, reason: "No such file or directory")
+        }
+        files[destination] = file
+    }
+
+    func ensureDirectory(_ path: String, mode: UInt32) throws(HALError) {
+        if directories[path] == nil { directories[path] = mode }
+    }
 }

@@ -27,7 +27,7 @@ import HAL
 /// registration) for writability and then calls `pollSecurity()`, which
 /// reads the level back and fires `securityChangeHandler`.
 /// `securityRequestStarted` tells the owner when to start watching.
-public final class L2CAPChannel: PacketChannel, LinkSecurityControl {
+public final class L2CAPChannel: BluetoothLink {
     private let link: SeqPacketChannel
     /// dup() of the socket for the security watch (-1 until asked for); closed with the channel.
     private var watchDescriptor: Int32 = -1

@@ -7,7 +7,7 @@ import HAL
 ///
 /// Only one program can listen on the ATT channel of an adapter: when
 /// bluetoothd runs it already does, and `listen` fails with EADDRINUSE.
-public final class L2CAPLESocket {
+public final class L2CAPLESocket: BluetoothLinkListener {
     /// The ATT fixed channel.
     public static let attChannel: UInt16 = 4
 
@@ -47,6 +47,9 @@ public final class L2CAPLESocket {
         }
         return L2CAPLESocket(fd: socket, localAddress: address)
     }
+
+    /// `accept()` as the peripheral sees it.
+    public func acceptLink() throws(HALError) -> (any BluetoothLink)? { try accept() }
 
     /// Accepts one waiting connection; nil when none is waiting.
     public func accept() throws(HALError) -> L2CAPChannel? {

@@ -1,9 +1,6 @@
-import HAL
-import LinuxHAL
-
 /// A connected link to the phone as the watch sees it: an ATT packet
-/// channel with its security control and the peer's identity. The L2CAP
-/// channel is the real one; tests use fakes over socket pairs.
+/// channel with its security control and the peer's identity. LinuxHAL's
+/// `L2CAPChannel` is the real one; tests use fakes over socket pairs.
 public protocol BluetoothLink: PacketChannel, LinkSecurityControl {
     var peerAddress: BluetoothAddress { get }
     var peerAddressType: BluetoothAddressType { get }
@@ -20,16 +17,11 @@ public protocol BluetoothLink: PacketChannel, LinkSecurityControl {
     func securityRequestFailed()
 }
 
-/// Where links come from: the L2CAP listener, or a fake in tests.
+/// Where links come from: LinuxHAL's L2CAP listener, or a fake in tests.
 public protocol BluetoothLinkListener: AnyObject {
+    /// Readable when a link is waiting to be accepted.
     var pollDescriptor: Int32 { get }
     /// One waiting link, or nil.
     func acceptLink() throws(HALError) -> (any BluetoothLink)?
     func close()
-}
-
-extension L2CAPChannel: BluetoothLink {}
-
-extension L2CAPLESocket: BluetoothLinkListener {
-    public func acceptLink() throws(HALError) -> (any BluetoothLink)? { try accept() }
 }

@@ -1,0 +1,21 @@
+import HAL
+
+/// The state directory's files on disk, through `AtomicFile` (temporary
+/// file, fsync, rename, fsync of the directory).
+public struct AtomicFileStore: StateFileStore {
+    public init() {}
+
+    public func read(_ path: String) throws(HALError) -> [UInt8]? { try AtomicFile.read(path) }
+
+    public func writeAtomically(_ path: String, _ bytes: [UInt8], mode: UInt32) throws(HALError) {
+        try AtomicFile.write(path, bytes, mode: mode)
+    }
+
+    public func moveAside(_ path: String, to destination: String) throws(HALError) {
+        try AtomicFile.move(path, to: destination)
+    }
+
+    public func ensureDirectory(_ path: String, mode: UInt32) throws(HALError) {
+        try AtomicFile.ensureDirectory(path, mode: mode)
+    }
+}
