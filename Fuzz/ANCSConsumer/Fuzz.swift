@@ -1,8 +1,9 @@
 // libFuzzer target: the whole Notification Consumer state machine.
 //
 // The input is a program of operations: Notification Source events,
-// Data Source chunks (raw, or a well-formed answer to the last command the
-// consumer wrote, cut into pieces), Control Point write outcomes, time
+// Data Source chunks (raw, or an answer to the last command the consumer
+// wrote, cut into pieces, possibly without its optional attributes or with
+// values longer than asked), Control Point write outcomes, time
 // passing, UI requests and session changes. The checks are the consumer's
 // invariants; the point is that no sequence of phone bytes traps it.
 import ANCS
@@ -73,8 +74,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             case .getNotificationAttributes(let uid, let attributes):
                 response = DataSourceResponseEncoder.notificationAttributes(
                     uid: uid,
-                    attributes.map { a in
-                        EncodedAttribute(id: a.id, value: Array(repeating: fill, count: Int(fill) % max(1, Int(a.maxLength) + 1)))
+                    attributes.compactMap { a -> EncodedAttribute? in
+                        // Like real iPhones, leave out the optional ones ...
+                        if fill & 0x80 != 0 && NotificationAttributeID(rawValue: a.id).isOptional { return nil }
+                        // ... or break the max length we sent.
+                        let over = fill & 0x40 != 0 && a.sendsMaxLength ? 3 : 0
+                        return EncodedAttribute(
+                            id: a.id, value: Array(repeating: fill, count: Int(fill) % max(1, Int(a.maxLength) + 1) + over))
                     })
             case .getAppAttributes(let id, let attributes):
                 response = DataSourceResponseEncoder.appAttributes(

@@ -126,6 +126,12 @@ public enum ANCSProtocolError: Error, Hashable, Sendable {
     case dataSource(DataSourceError)
     /// A Control Point write response arrived with no write outstanding.
     case unexpectedWriteResponse
+    /// The phone sent a Title / Subtitle / Message (`attributeID` 1–3)
+    /// longer than the max length in our command. The value was kept, cut at
+    /// `maxLength` bytes on a UTF-8 boundary, with the rest of the response;
+    /// reported once per session (`ANCSStatistics.overlongAttributes`
+    /// counts every occurrence).
+    case attributeExceedsMaxLength(NotificationUID, attributeID: UInt8, length: Int, maxLength: Int)
 }
 
 /// The result of a liveness probe (Get Notification Attributes for UID
@@ -202,6 +208,12 @@ public struct ANCSStatistics: Hashable, Sendable {
     public var strayDataSourceEpisodes = 0
     public var malformedResponses = 0
     public var probesSent = 0
+    /// Title / Subtitle / Message values longer than the max length we sent
+    /// (kept truncated; see `ANCSProtocolError.attributeExceedsMaxLength`).
+    public var overlongAttributes = 0
+    /// Responses that ended without some optional attribute (MessageSize,
+    /// an action label): by the next response's header or by the quiet period.
+    public var responsesWithoutOptionalAttributes = 0
 
     public init() {}
 }

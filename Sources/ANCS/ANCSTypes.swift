@@ -169,6 +169,15 @@ public enum NotificationAttributeID: Hashable, Sendable {
         default: false
         }
     }
+
+    /// MessageSize and the two action labels: real iPhones may leave them
+    /// out of a response even when asked (PebbleOS treats them the same way).
+    public var isOptional: Bool {
+        switch self {
+        case .messageSize, .positiveActionLabel, .negativeActionLabel: true
+        default: false
+        }
+    }
 }
 
 /// AppAttributeID.

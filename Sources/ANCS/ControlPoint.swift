@@ -9,21 +9,29 @@
 /// truncates to it and a longer answer is a protocol error. For the other
 /// attributes the protocol has no bound; the assembler keeps the first
 /// `maxLength` bytes and marks the value truncated.
+///
+/// `isOptional`: the phone may leave the attribute out of its answer (real
+/// iPhones omit MessageSize and the action labels). A response is complete
+/// once every non-optional attribute has arrived and the response has
+/// visibly ended; see `DataSourceAssembler`. Not sent on the wire.
 public struct AttributeRequest: Hashable, Sendable {
     public var id: UInt8
     public var maxLength: UInt16
     public var sendsMaxLength: Bool
+    public var isOptional: Bool
 
-    public init(id: UInt8, maxLength: UInt16, sendsMaxLength: Bool) {
+    public init(id: UInt8, maxLength: UInt16, sendsMaxLength: Bool, isOptional: Bool = false) {
         self.id = id
         self.maxLength = maxLength
         self.sendsMaxLength = sendsMaxLength
+        self.isOptional = isOptional
     }
 
     /// A notification attribute; the max length goes on the wire iff the
-    /// specification says so for this ID.
+    /// specification says so for this ID, and MessageSize and the action
+    /// labels are optional (`NotificationAttributeID.isOptional`).
     public static func notification(_ id: NotificationAttributeID, maxLength: UInt16) -> Self {
-        Self(id: id.rawValue, maxLength: maxLength, sendsMaxLength: id.takesMaxLength)
+        Self(id: id.rawValue, maxLength: maxLength, sendsMaxLength: id.takesMaxLength, isOptional: id.isOptional)
     }
 
     /// An app attribute (no max length on the wire).
@@ -43,6 +51,8 @@ public struct AttributeList: Hashable, Sendable {
     @usableFromInline var ids = InlineArray<8, UInt8>(repeating: 0)
     @usableFromInline var limits = InlineArray<8, UInt16>(repeating: 0)
     @usableFromInline var wireLength: UInt8 = 0  // bit i: entry i sends its max length
+    /// Bit i: entry i is optional.
+    public private(set) var optionalMask: UInt8 = 0
     public private(set) var count = 0
 
     public init() {}
@@ -60,12 +70,15 @@ public struct AttributeList: Hashable, Sendable {
         ids[count] = r.id
         limits[count] = r.maxLength
         if r.sendsMaxLength { wireLength |= UInt8(1 << count) }
+        if r.isOptional { optionalMask |= UInt8(1 << count) }
         count += 1
         return true
     }
 
     public subscript(i: Int) -> AttributeRequest {
-        AttributeRequest(id: ids[i], maxLength: limits[i], sendsMaxLength: wireLength & UInt8(1 << i) != 0)
+        AttributeRequest(
+            id: ids[i], maxLength: limits[i], sendsMaxLength: wireLength & UInt8(1 << i) != 0,
+            isOptional: optionalMask & UInt8(1 << i) != 0)
     }
 
     /// The position of an attribute ID in the list.

@@ -12,7 +12,8 @@ public enum DataSourceError: Error, Hashable, Sendable, CustomStringConvertible 
     case mismatchedAppIdentifier
 
     // Malformed response: the pending request is dropped.
-    /// A Title / Subtitle / Message longer than the max length we sent.
+    /// A Title / Subtitle / Message longer than the max length we sent
+    /// (only when `Configuration.truncatesOverlongValues` is off).
     case attributeTooLong(id: UInt8, length: Int, limit: Int)
     /// The same requested attribute twice in one response.
     case duplicateAttribute(id: UInt8)
@@ -43,6 +44,9 @@ public enum DataSourceError: Error, Hashable, Sendable, CustomStringConvertible 
 /// A reassembled Data Source response (or, after `cancel`, the attributes of
 /// an unfinished one). A view into the assembler's buffers: valid only during
 /// the callback that hands it out. Copy what you keep.
+///
+/// A delivered response may lack optional attributes (the phone left them
+/// out): `value(at:)` is nil for those.
 public struct DataSourceResponse {
     public let tag: UInt32
     /// `getNotificationAttributes` or `getAppAttributes`.
@@ -55,11 +59,19 @@ public struct DataSourceResponse {
     public let requested: AttributeList
     let base: UnsafeRawPointer
     let lengths: InlineArray<8, UInt16>
+    let declaredLengths: InlineArray<8, UInt16>
     let receivedMask: UInt8
     let truncatedMask: UInt8
+    let exceededMask: UInt8
 
-    /// Every requested attribute arrived.
+    /// Every requested attribute that is not optional arrived (optional
+    /// ones may be missing).
     public var isComplete: Bool {
+        receivedMask | requested.optionalMask == DataSourceAssembler.fullMask(requested.count)
+    }
+
+    /// Every requested attribute arrived, optional ones included.
+    public var hasEveryAttribute: Bool {
         receivedMask == DataSourceAssembler.fullMask(requested.count)
     }
 
@@ -81,10 +93,26 @@ public struct DataSourceResponse {
     public func value(for id: NotificationAttributeID) -> UnsafeRawBufferPointer? { value(for: id.rawValue) }
     public func value(for id: AppAttributeID) -> UnsafeRawBufferPointer? { value(for: id.rawValue) }
 
-    /// True when the phone sent more than we keep for this attribute (only
-    /// for attributes without a max length on the wire).
+    /// True when the phone sent more than we keep for this attribute: an
+    /// attribute without a max length on the wire, or (with
+    /// `truncatesOverlongValues`) one that broke the max length we sent.
+    /// The kept bytes never end inside a UTF-8 sequence.
     public func isTruncated(at i: Int) -> Bool {
         i >= 0 && i < 8 && truncatedMask & UInt8(1 << i) != 0
+    }
+
+    /// True when the phone sent this Title / Subtitle / Message longer than
+    /// the max length in our command: a protocol violation, kept truncated
+    /// (only with `truncatesOverlongValues`; otherwise the request fails).
+    public func exceededMaxLength(at i: Int) -> Bool {
+        i >= 0 && i < 8 && exceededMask & UInt8(1 << i) != 0
+    }
+
+    /// The length the phone declared for the i-th requested attribute (before
+    /// any truncation), nil if it did not arrive.
+    public func declaredLength(at i: Int) -> Int? {
+        guard i >= 0, i < requested.count, receivedMask & UInt8(1 << i) != 0 else { return nil }
+        return Int(declaredLengths[i])
     }
 
     /// Convenience (allocates): the value decoded as UTF-8, invalid
@@ -115,6 +143,15 @@ public enum DataSourceEvent {
 /// echoed command and UID / AppIdentifier, bounds every value, and reports a
 /// response once every requested attribute has arrived.
 ///
+/// Optional attributes (`AttributeRequest.isOptional`: MessageSize and the
+/// action labels, which real iPhones may leave out): once every other
+/// attribute has arrived and the bytes end on an attribute boundary, the
+/// response also ends when
+/// - the next bytes are the header of the next pending Get Notification
+///   Attributes request (command 0 and its UID, split anywhere), or
+/// - the owner decides the Data Source has been quiet long enough and calls
+///   `finishWithoutOptionalAttributes` (see `tagAwaitingOptionalAttributes`).
+///
 /// Resynchronisation: after an error the rest of the current notification is
 /// dropped, and so is every later notification until one *starts* with the
 /// header of the pending request (responses start at a notification
@@ -133,6 +170,12 @@ public final class DataSourceAssembler {
         /// An attribute we did not ask for is skipped if at most this long;
         /// longer means we lost sync, and the response is dropped.
         public var unrequestedAttributeLimit: Int = 512
+        /// A Title / Subtitle / Message longer than the max length we sent:
+        /// false fails the request (`attributeTooLong`), true keeps the first
+        /// max-length bytes (cut back to a UTF-8 boundary), skips the rest,
+        /// keeps the other attributes, and flags the value
+        /// (`exceededMaxLength(at:)`).
+        public var truncatesOverlongValues: Bool = false
 
         public init() {}
     }
@@ -152,7 +195,11 @@ public final class DataSourceAssembler {
         var attributes = AttributeList()
     }
 
-    enum Phase { case header, attributeID, lengthLow, lengthHigh, value, skip, discard }
+    /// `lookahead`: at an attribute boundary with only optional attributes
+    /// missing, matching the next request's header (`probePos` bytes so far).
+    enum Phase { case header, attributeID, lengthLow, lengthHigh, value, skip, lookahead, discard }
+
+    enum Flow { case proceed, stop }
 
     public let configuration: Configuration
     private let pending: UnsafeMutableBufferPointer<Pending>
@@ -174,7 +221,10 @@ public final class DataSourceAssembler {
     private var valueOffset = 0
     private var receivedMask: UInt8 = 0
     private var truncatedMask: UInt8 = 0
+    private var exceededMask: UInt8 = 0
     private var lengths = InlineArray<8, UInt16>(repeating: 0)
+    private var declaredLengths = InlineArray<8, UInt16>(repeating: 0)
+    private var probePos = 0
     private var recovering = false
     private var generation = 0
 
@@ -244,6 +294,39 @@ public final class DataSourceAssembler {
         pendingCount > 0 && !(phase == .header && headerPos == 0) && phase != .discard
     }
 
+    /// The tag of the front request when its response could end right here:
+    /// every non-optional attribute arrived, the bytes so far end on an
+    /// attribute boundary, and only optional attributes are missing. The
+    /// owner calls `finishWithoutOptionalAttributes` once the Data Source
+    /// has been quiet for a while. nil otherwise.
+    public var tagAwaitingOptionalAttributes: UInt32? {
+        guard pendingCount > 0, phase == .attributeID || phase == .lookahead else { return nil }
+        let p = pending[head]
+        let full = Self.fullMask(p.attributes.count)
+        guard receivedMask != full, receivedMask | p.attributes.optionalMask == full else { return nil }
+        return p.tag
+    }
+
+    /// Delivers the front response without its missing optional attributes
+    /// (as `.response` through `handler`), if `tagAwaitingOptionalAttributes`
+    /// is set; returns false otherwise. Bytes that had started to match the
+    /// next request's header stay that request's header in progress.
+    @discardableResult
+    public func finishWithoutOptionalAttributes(_ handler: (DataSourceEvent) -> Void) -> Bool {
+        guard tagAwaitingOptionalAttributes != nil else { return false }
+        let matched = phase == .lookahead ? probePos : 0
+        let response = makeResponse(pending[head])
+        popFront()
+        phase = .header
+        if matched > 0 {
+            headerPos = matched
+            let p = pending[head]
+            uidAccumulator = matched >= 5 ? p.uid : p.uid & ((UInt32(1) << (8 * UInt32(matched - 1))) &- 1)
+        }
+        handler(.response(response))
+        return true
+    }
+
     /// Withdraws a pending request (timeout, session end). If its response
     /// had started, the attributes that fully arrived are handed to `partial`
     /// (a view valid during the call), and the rest of that response will be
@@ -298,8 +381,10 @@ public final class DataSourceAssembler {
         phase = .header
         headerPos = 0
         recovering = false
+        probePos = 0
         receivedMask = 0
         truncatedMask = 0
+        exceededMask = 0
         generation &+= 1
     }
 
@@ -307,8 +392,10 @@ public final class DataSourceAssembler {
         head = (head + 1) % configuration.maxPending
         pendingCount -= 1
         headerPos = 0
+        probePos = 0
         receivedMask = 0
         truncatedMask = 0
+        exceededMask = 0
     }
 
     private func makeResponse(_ p: Pending) -> DataSourceResponse {
@@ -318,7 +405,8 @@ public final class DataSourceAssembler {
             tag: p.tag, command: CommandID(rawValue: p.command),
             uid: isApp ? nil : NotificationUID(p.uid), appIdentifier: appID,
             requested: p.attributes, base: UnsafeRawPointer(values.baseAddress!),
-            lengths: lengths, receivedMask: receivedMask, truncatedMask: truncatedMask)
+            lengths: lengths, declaredLengths: declaredLengths, receivedMask: receivedMask,
+            truncatedMask: truncatedMask, exceededMask: exceededMask)
     }
 
     // MARK: bytes
@@ -377,29 +465,7 @@ public final class DataSourceAssembler {
                 if phase == .attributeID {
                     // Header complete.
                     recovering = false
-                    if checkComplete(handler, gen) { return }
-                }
-
-            case .attributeID:
-                currentID = bytes[i]
-                i += 1
-                phase = .lengthLow
-
-            case .lengthLow:
-                declared = Int(bytes[i])
-                i += 1
-                phase = .lengthHigh
-
-            case .lengthHigh:
-                declared |= Int(bytes[i]) << 8
-                i += 1
-                if let error = beginValue() {
-                    fail(error, handler)
-                    return
-                }
-                if remaining == 0 {
-                    finishValue()
-                    if checkComplete(handler, gen) { return }
+                    if atBoundary(handler, gen) == .stop { return }
                 }
 
             case .value:
@@ -415,16 +481,74 @@ public final class DataSourceAssembler {
                 remaining -= take
                 if remaining == 0 {
                     finishValue()
-                    if checkComplete(handler, gen) { return }
+                    if atBoundary(handler, gen) == .stop { return }
                 }
 
             case .skip:
                 let take = min(n - i, remaining)
                 i += take
                 remaining -= take
-                if remaining == 0 { phase = .attributeID }
+                if remaining == 0 {
+                    phase = .attributeID
+                    if atBoundary(handler, gen) == .stop { return }
+                }
+
+            case .attributeID, .lengthLow, .lengthHigh, .lookahead:
+                let b = bytes[i]
+                i += 1
+                if step(b, handler, gen) == .stop { return }
             }
         }
+    }
+
+    /// One byte of the attribute list (also replays bytes `lookahead` took
+    /// for a header that did not come). `.stop`: `feed` must return.
+    private func step(_ b: UInt8, _ handler: (DataSourceEvent) -> Void, _ gen: Int) -> Flow {
+        switch phase {
+        case .attributeID:
+            currentID = b
+            phase = .lengthLow
+
+        case .lengthLow:
+            declared = Int(b)
+            phase = .lengthHigh
+
+        case .lengthHigh:
+            declared |= Int(b) << 8
+            if let error = beginValue() {
+                fail(error, handler)
+                return .stop
+            }
+            if phase == .value && remaining == 0 { finishValue() }
+            if phase == .attributeID { return atBoundary(handler, gen) }
+
+        case .value:
+            if stored < keep {
+                values[valueOffset + stored] = b
+                stored += 1
+            }
+            remaining -= 1
+            if remaining == 0 {
+                finishValue()
+                return atBoundary(handler, gen)
+            }
+
+        case .skip:
+            remaining -= 1
+            if remaining == 0 {
+                phase = .attributeID
+                return atBoundary(handler, gen)
+            }
+
+        case .lookahead:
+            return lookahead(b, handler, gen)
+
+        case .header, .discard:
+            // Only reachable if a replay completed the response, which
+            // `atBoundary` rules out before it starts a lookahead.
+            return .stop
+        }
+        return .proceed
     }
 
     /// Consumes one header byte of the front request. Returns an error on a
@@ -439,6 +563,7 @@ public final class DataSourceAssembler {
             uidAccumulator = 0
             receivedMask = 0
             truncatedMask = 0
+            exceededMask = 0
             return nil
         }
         if p.command == CommandID.getNotificationAttributes.rawValue {
@@ -467,6 +592,71 @@ public final class DataSourceAssembler {
         return nil
     }
 
+    /// The front response is at an attribute boundary: deliver it if every
+    /// requested attribute arrived; if only optional ones are missing and a
+    /// Get Notification Attributes request is pending behind it, watch for
+    /// that request's header.
+    private func atBoundary(_ handler: (DataSourceEvent) -> Void, _ gen: Int) -> Flow {
+        let p = pending[head]
+        let full = Self.fullMask(p.attributes.count)
+        if receivedMask == full {
+            let response = makeResponse(p)
+            popFront()
+            phase = .header
+            handler(.response(response))
+            return gen != generation ? .stop : .proceed
+        }
+        phase = .attributeID
+        guard receivedMask | p.attributes.optionalMask == full, pendingCount >= 2 else { return .proceed }
+        let next = pending[(head + 1) % configuration.maxPending]
+        guard next.command == CommandID.getNotificationAttributes.rawValue else { return .proceed }
+        // If the header's first byte could also be a missing optional
+        // attribute's ID, only the quiet timeout can end this response.
+        if let k = p.attributes.index(of: next.command), receivedMask & UInt8(1 << k) == 0 { return .proceed }
+        phase = .lookahead
+        probePos = 0
+        return .proceed
+    }
+
+    /// One byte while watching for the next request's header (command 0 and
+    /// the UID). A full match ends the front response without its missing
+    /// optional attributes; a mismatch replays the bytes taken so far (they
+    /// equal the header's prefix) as attribute bytes.
+    private func lookahead(_ b: UInt8, _ handler: (DataSourceEvent) -> Void, _ gen: Int) -> Flow {
+        let next = pending[(head + 1) % configuration.maxPending]
+        if b == Self.headerByte(next, probePos) {
+            probePos += 1
+            guard probePos == 5 else { return .proceed }
+            let response = makeResponse(pending[head])
+            popFront()
+            recovering = false
+            phase = .attributeID  // the new front's header is complete
+            handler(.response(response))
+            if gen != generation { return .stop }
+            guard pendingCount > 0, pending[head].tag == next.tag else {
+                // The handler withdrew the request this header belongs to.
+                recovering = true
+                phase = .discard
+                return .stop
+            }
+            return atBoundary(handler, gen)
+        }
+        let k = probePos
+        probePos = 0
+        phase = .attributeID
+        var j = 0
+        while j < k {
+            if step(Self.headerByte(next, j), handler, gen) == .stop { return .stop }
+            j += 1
+        }
+        return step(b, handler, gen)
+    }
+
+    /// Byte `i` (0–4) of a Get Notification Attributes response header.
+    private static func headerByte(_ p: Pending, _ i: Int) -> UInt8 {
+        i == 0 ? p.command : UInt8(truncatingIfNeeded: p.uid >> (8 * UInt32(i - 1)))
+    }
+
     private func beginValue() -> DataSourceError? {
         let list = pending[head].attributes
         guard let index = list.index(of: currentID) else {
@@ -484,10 +674,14 @@ public final class DataSourceAssembler {
         let limit = Int(request.maxLength)
         if declared > limit {
             if request.sendsMaxLength {
-                return .attributeTooLong(id: currentID, length: declared, limit: limit)
+                guard configuration.truncatesOverlongValues else {
+                    return .attributeTooLong(id: currentID, length: declared, limit: limit)
+                }
+                exceededMask |= bit
             }
             truncatedMask |= bit
         }
+        declaredLengths[index] = UInt16(declared)
         current = index
         keep = min(declared, limit)
         stored = 0
@@ -502,22 +696,41 @@ public final class DataSourceAssembler {
 
     private func finishValue() {
         if current >= 0 {
-            lengths[current] = UInt16(stored)
+            var length = stored
+            if truncatedMask & UInt8(1 << current) != 0 {
+                length = Self.utf8PrefixLength(UnsafeRawPointer(values.baseAddress! + valueOffset), count: stored)
+            }
+            lengths[current] = UInt16(length)
             receivedMask |= UInt8(1 << current)
         }
         phase = .attributeID
     }
 
-    /// Delivers the front response if complete. Returns true if `feed` must
-    /// stop (the handler reset or cancelled things under us).
-    private func checkComplete(_ handler: (DataSourceEvent) -> Void, _ gen: Int) -> Bool {
-        let p = pending[head]
-        guard receivedMask == Self.fullMask(p.attributes.count) else { return false }
-        let response = makeResponse(p)
-        popFront()
-        phase = .header
-        handler(.response(response))
-        return gen != generation
+    /// `count`, or less so that the bytes do not end inside a UTF-8
+    /// sequence (a cut value must not show a broken last character). Bytes
+    /// that are not valid UTF-8 anyway are left alone.
+    static func utf8PrefixLength(_ p: UnsafeRawPointer, count: Int) -> Int {
+        var i = count - 1
+        var continuations = 0
+        while i >= 0 && continuations < 3 && p.load(fromByteOffset: i, as: UInt8.self) & 0xC0 == 0x80 {
+            i -= 1
+            continuations += 1
+        }
+        guard i >= 0 else { return count }
+        let lead = p.load(fromByteOffset: i, as: UInt8.self)
+        let needed: Int
+        if lead & 0x80 == 0 {
+            needed = 1
+        } else if lead & 0xE0 == 0xC0 {
+            needed = 2
+        } else if lead & 0xF0 == 0xE0 {
+            needed = 3
+        } else if lead & 0xF8 == 0xF0 {
+            needed = 4
+        } else {
+            return count
+        }
+        return count - i < needed ? i : count
     }
 
     private func fail(_ error: DataSourceError, _ handler: (DataSourceEvent) -> Void) {

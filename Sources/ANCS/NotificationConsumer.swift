@@ -19,12 +19,18 @@ public final class NotificationConsumer {
         /// A request without a (complete) answer for this long is dropped.
         /// Every Data Source notification of the answer restarts it.
         public var requestTimeout: Duration = .seconds(5)
+        /// Real iPhones may leave MessageSize and the action labels out of a
+        /// response. Once everything else has arrived, the response ends
+        /// after the Data Source has been quiet this long (or at once when
+        /// the next response begins). Keep it well below `requestTimeout`.
+        public var optionalAttributesQuietPeriod: Duration = .milliseconds(250)
         /// Max lengths sent with Title / Subtitle / Message, and the bytes
         /// kept per notification for them.
         public var titleMaxLength: UInt16 = 64
         public var subtitleMaxLength: UInt16 = 64
         public var messageMaxLength: UInt16 = 256
         /// Bytes kept for each action label (longer labels are truncated).
+        /// Labels are asked for only when the EventFlags offer the action.
         public var actionLabelMaxLength: UInt16 = 32
         /// Bytes kept for an AppIdentifier (a longer one is truncated and its
         /// display name not fetched).
@@ -79,6 +85,8 @@ public final class NotificationConsumer {
     private var probeRequested = false
     private var lastTraffic = MonotonicInstant.zero
     private var lastNotificationSource = MonotonicInstant.zero
+    private var lastDataSource = MonotonicInstant.zero
+    private var reportedOverlongAttribute = false
 
     static let messageSizeLimit: UInt16 = 10  // u32 in decimal
     static let dateLimit: UInt16 = 32  // 15 expected; longer is kept cut and fails to parse
@@ -108,6 +116,7 @@ public final class NotificationConsumer {
             + Int(c.messageMaxLength) + Int(Self.messageSizeLimit) + Int(Self.dateLimit)
             + 2 * Int(c.actionLabelMaxLength)
         ac.valueCapacity = max(notificationValues, Int(c.appNameMaxLength))
+        ac.truncatesOverlongValues = true
         assembler = DataSourceAssembler(configuration: ac)
         command = .allocate(
             byteCount: ControlPoint.maximumCommandLength(appIdentifierCapacity: Int(c.appIdentifierMaxLength)),
@@ -146,6 +155,7 @@ public final class NotificationConsumer {
         assembler.reset()
         active = nil
         probeRequested = false
+        reportedOverlongAttribute = false
         if !keepWriteOutstanding { writeOutstanding = false }
     }
 
@@ -181,6 +191,7 @@ public final class NotificationConsumer {
     public func dataSourceReceived(_ bytes: UnsafeRawBufferPointer, now: MonotonicInstant) {
         guard isSessionActive else { return }
         lastTraffic = now
+        lastDataSource = now
         if let a = active, a.work.kind == .notification || a.work.kind == .app {
             active!.deadline = now.advanced(by: configuration.requestTimeout)
         }
@@ -241,6 +252,7 @@ public final class NotificationConsumer {
     public var nextDeadline: MonotonicInstant? {
         guard isSessionActive else { return nil }
         var d = active?.deadline
+        if let quiet = optionalAttributesDeadline { d = earliest(d, quiet) }
         if let l = configuration.liveness {
             if let silence = l.resubscribeAfterSilence {
                 d = earliest(d, lastNotificationSource.advanced(by: silence))
@@ -250,14 +262,26 @@ public final class NotificationConsumer {
         return d
     }
 
-    /// Runs whatever is due at `now` (request timeout, liveness).
+    /// When the response in progress ends without its missing optional
+    /// attributes: every other attribute arrived and the Data Source has
+    /// been quiet for `optionalAttributesQuietPeriod`.
+    private var optionalAttributesDeadline: MonotonicInstant? {
+        guard let a = active, let tag = assembler.tagAwaitingOptionalAttributes, a.tag == tag else { return nil }
+        return lastDataSource.advanced(by: configuration.optionalAttributesQuietPeriod)
+    }
+
+    /// Runs whatever is due at `now` (end of a response without its
+    /// optional attributes, request timeout, liveness).
     public func handleDeadline(now: MonotonicInstant) {
         guard isSessionActive else { return }
+        if let quiet = optionalAttributesDeadline, now >= quiet {
+            assembler.finishWithoutOptionalAttributes { event in self.assembled(event) }
+        }
         if let a = active, now >= a.deadline {
             statistics.timeouts += 1
             switch a.work.kind {
             case .notification, .app:
-                assembler.cancel(tag: a.tag) { partial in self.commit(partial, a) }
+                assembler.cancel(tag: a.tag) { partial in self.commit(partial, a, complete: false) }
                 fail(.timedOut)
             case .action:
                 fail(.timedOut)
@@ -616,7 +640,8 @@ public final class NotificationConsumer {
             guard let a = active, a.tag == r.tag else { return }
             active = nil
             statistics.responsesCompleted += 1
-            commit(r, a)
+            if !r.hasEveryAttribute { statistics.responsesWithoutOptionalAttributes += 1 }
+            commit(r, a, complete: true)
         case .failed(let tag, let error):
             statistics.malformedResponses += 1
             if let a = active, a.tag == tag { fail(.malformedResponse(error)) }
@@ -651,16 +676,32 @@ public final class NotificationConsumer {
         if a.coveredMessage { store.slots[i].wantsMessage = false }
     }
 
-    /// Stores a (possibly partial) response and tells the app.
-    private func commit(_ r: DataSourceResponse, _ a: Active) {
+    /// Stores a response and tells the app. `complete`: the response ended
+    /// (a requested attribute it lacks is optional and absent on the phone);
+    /// otherwise it is what fully arrived before a timeout.
+    private func commit(_ r: DataSourceResponse, _ a: Active, complete: Bool) {
         switch a.work.kind {
         case .notification:
             clearDue(a)
+            reportOverlongAttributes(r, NotificationUID(a.work.uid))
             guard !a.discardResult, let i = store.index(of: NotificationUID(a.work.uid)) else { return }
             var fields = NotificationFields()
             var k = 0
             while k < r.requested.count {
                 let id = r.requested[k].id
+                if r.value(at: k) == nil && complete {
+                    // Left out by the phone: drop what an earlier fetch stored.
+                    let f = NotificationFields(attribute: id)
+                    store.slots[i].present.remove(f)
+                    store.slots[i].truncated.remove(f)
+                    if let tf = NotificationTextField(attribute: id) {
+                        store.set(tf, slot: i, from: UnsafeRawBufferPointer(start: nil, count: 0))
+                    } else if id == NotificationAttributeID.messageSize.rawValue {
+                        store.slots[i].messageSize = nil
+                    } else if id == NotificationAttributeID.date.rawValue {
+                        store.slots[i].date = nil
+                    }
+                }
                 if let v = r.value(at: k) {
                     let f = NotificationFields(attribute: id)
                     fields.insert(f)
@@ -721,6 +762,24 @@ public final class NotificationConsumer {
         }
     }
 
+    /// A Title / Subtitle / Message the phone sent longer than we asked:
+    /// counted always, reported once per session.
+    private func reportOverlongAttributes(_ r: DataSourceResponse, _ uid: NotificationUID) {
+        var k = 0
+        while k < r.requested.count {
+            if r.exceededMaxLength(at: k) {
+                statistics.overlongAttributes += 1
+                if !reportedOverlongAttribute {
+                    reportedOverlongAttribute = true
+                    emit(.protocolError(.attributeExceedsMaxLength(
+                        uid, attributeID: r.requested[k].id, length: r.declaredLength(at: k) ?? 0,
+                        maxLength: Int(r.requested[k].maxLength))))
+                }
+            }
+            k += 1
+        }
+    }
+
     private func emit(_ event: ANCSEvent) {
         sink?.ancsEvent(event)
     }
@@ -770,7 +829,21 @@ public struct ANCSNotification {
     /// Attributes the phone sent longer than we keep.
     public var truncated: NotificationFields { data.truncated }
     public var date: ANCSDateTime? { data.date }
+    /// The MessageSize attribute (the phone's full length of the Message),
+    /// if fetched and sent (phones may leave it out).
     public var messageSize: Int? { data.messageSize }
+    /// The phone has more Message than is stored: MessageSize is larger than
+    /// the stored Message bytes (cut by our max length, or by the phone), or
+    /// the phone broke our max length and we cut the value. False when no
+    /// Message is stored, or when MessageSize is unknown and nothing was cut.
+    /// (Apple does not say whether MessageSize counts bytes or characters;
+    /// it is compared with the stored bytes.)
+    public var hasMoreMessage: Bool {
+        guard data.present.contains(.message) else { return false }
+        if data.truncated.contains(.message) { return true }
+        guard let size = data.messageSize else { return false }
+        return size > Int(data.lengths[NotificationTextField.message.rawValue])
+    }
     /// Whether a fetch is still due for it.
     public var isFetchPending: Bool { data.hasWork }
 

@@ -486,21 +486,6 @@ struct ConsumerTests {
         #expect(h.consumer.notification(NotificationUID(2))?.title == "two")
     }
 
-    @Test("an oversized Title length fails that fetch only")
-    func oversizedTitle() {
-        let h = Harness { $0.fetchAppNames = false; $0.titleMaxLength = 8 }
-        h.post(1, title: "one")
-        h.post(2, title: "two")
-        _ = h.takeEvents()
-        h.ack()
-        h.send(DataSourceResponseEncoder.notificationAttributes(uid: NotificationUID(1), [
-            EncodedAttribute(.appIdentifier, "a"), EncodedAttribute(.title, "much longer than eight bytes"),
-        ]))
-        #expect(h.takeEvents() == [.fetchFailed(NotificationUID(1), .malformedResponse(.attributeTooLong(id: 1, length: 28, limit: 8)))])
-        h.answer()
-        #expect(h.consumer.notification(NotificationUID(2))?.title == "two")
-    }
-
     @Test("store bound: the oldest non-call is evicted first, pre-existing ones before live ones")
     func eviction() {
         let h = Harness { $0.storeCapacity = 4; $0.fetchAppNames = false }
