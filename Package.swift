@@ -152,6 +152,12 @@ let package = Package(
         .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "HAL"]),
         .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "Haptics", "HAL"]),
         .testTarget(
+            name: "WatchTests",
+            dependencies: [
+                "Watch", "BoardConfig", "ANCS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
             name: "WristCoreTests",
             dependencies: [
                 "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Screens",

@@ -28,11 +28,8 @@ public final class WatchButtons {
     ) throws(HALError) {
         self.loop = loop
         self.logger = logger
-        // Double press is a navigation gesture on two-button boards only; with
-        // dedicated up/down buttons a press is reported without the wait.
-        let twoButtonBoard = !roles.contains(.up) && !roles.contains(.down)
         for role in roles {
-            let detectsDouble = twoButtonBoard && role == .positive
+            let detectsDouble = Self.detectsDoublePress(role, onBoardWith: roles)
             let recognizer = ButtonRecognizer(timing: timing, detectsDoublePress: detectsDouble, scheduler: loop) { gesture in
                 handler(role, gesture)
             }
@@ -54,6 +51,14 @@ public final class WatchButtons {
                 }
             }
         }
+    }
+
+    /// Whether `role` reports double presses on a board with `roles`. Double
+    /// press (previous) is a navigation gesture only on the positive button of
+    /// a board without up/down buttons; elsewhere a press is reported without
+    /// waiting for a second one.
+    public static func detectsDoublePress(_ role: ButtonRole, onBoardWith roles: [ButtonRole]) -> Bool {
+        role == .positive && !roles.contains(.up) && !roles.contains(.down)
     }
 
     /// Feeds an edge as if the line had changed now (the harness; tests).

@@ -10,57 +10,58 @@ import Loop
 import PhoneServices
 import Screens
 
-
-/// The watch itself: what is on screen, what the buttons do, when the motor
-/// runs and when the display sleeps. It reacts to three kinds of input — the
-/// phone's ANCS events, button gestures, and timers — and owns no device: the
-/// panel, the motor line and the phone link are handed in.
+/// The watch on its devices: applies `WatchModel`'s decisions to the panel,
+/// the motor and the phone session handed in, and feeds the model its inputs
+/// (the phone's events, button gestures, pairing requests, time).
+///
+/// One loop timer is kept armed at the model's `nextDeadline` (as
+/// `PhoneSession` does for the ANCS consumer); a second one redraws the clock
+/// on the minute. Redraws are coalesced through `loop.deferWork`.
 ///
 /// Steady state allocates nothing: a notification arriving, vibrating,
 /// rendering and flushing, and a button press performing an action, only use
 /// state and closures created here once (see Benchmarks/WatchBenchmarks).
-public final class WatchController {
+public final class WatchController: WatchModelSink {
+    /// The watch's decisions and state.
+    public let model: WatchModel
     /// The link to the phone as the status bar shows it.
-    public var link: LinkIndicator = .off {
-        didSet { if link != oldValue { requestRender() } }
+    public var link: LinkIndicator {
+        get { model.link }
+        set {
+            model.linkChanged(newValue, now: loop.now)
+            rearm()
+        }
     }
-
-    public private(set) var screen: Screen = .waitingForPhone
+    public var screen: Screen { model.screen }
     /// The phone session, while a phone is connected.
     public private(set) var session: PhoneSession?
     /// The notifications the screens show (an empty store without a phone).
-    public var notifications: NotificationConsumer { session?.consumer ?? noPhone }
+    public var notifications: NotificationConsumer { model.notifications }
     /// The call ringing now, if any.
-    public private(set) var ringingCall: NotificationUID?
-    public var displayState: String { power.state.rawValue }
+    public var ringingCall: NotificationUID? { model.ringingCall }
+    public var displayState: String { model.displayPower.rawValue }
     public let framebuffer: Framebuffer
     public let driver: OLEDDriver
     public let motor: MotorController?
 
-    private let loop: EventLoop
+    private let loop: any EventLoop
     private let logger: Logger
     private let settings: WatchSettings
     private let renderer: ScreenRenderer
-    private let policy: VibrationPolicy
-    private let power: DisplayPower
     private let contrast: UInt8
-    private let noPhone = NotificationConsumer()
     private var phoneClock: PhoneClock?
-    private var unread = 0
-    private var listSelection = 0
-    private var shiftStep = 0
     private var pairingReply: ((Bool) -> Void)?
-    private var screenBeforePairing: Screen = .waitingForPhone
     private var renderPending = false
     private var renderWork: (() -> Void)!
     private var minuteTimer: TimerID!
-    private var shiftTimer: TimerID!
-    private var pairingTimer: TimerID!
+    private var modelTimer: TimerID!
+    /// Where `modelTimer` is armed (nil: disarmed), to skip re-arming it unchanged.
+    private var modelTimerDeadline: MonotonicInstant?
     private var phoneEventHandler: ((PhoneSession.Event) -> Void)!
     private var displayFailing = false
 
     public init(
-        loop: EventLoop, logger: Logger, settings: WatchSettings, renderer: ScreenRenderer, framebuffer: Framebuffer,
+        loop: any EventLoop, logger: Logger, settings: WatchSettings, renderer: ScreenRenderer, framebuffer: Framebuffer,
         driver: OLEDDriver, contrast: UInt8, motor: MotorController?, policy: VibrationPolicy
     ) {
         self.loop = loop
@@ -71,34 +72,33 @@ public final class WatchController {
         self.driver = driver
         self.contrast = contrast
         self.motor = motor
-        self.policy = policy
-        power = DisplayPower(scheduler: loop, settings: settings)
-        power.changeHandler = { [unowned self] state in self.displayPowerChanged(state) }
+        model = WatchModel(settings: settings, policy: policy, detailLayout: renderer, now: loop.now)
+        model.sink = self
         renderWork = { [unowned self] in self.render() }
         minuteTimer = loop.makeTimer { [unowned self] in
             self.requestRender()
             self.armMinuteTimer()
         }
-        shiftTimer = loop.makeTimer { [unowned self] in
-            self.shiftStep &+= 1
-            self.requestRender()
-        }
-        pairingTimer = loop.makeTimer { [unowned self] in
-            self.logger.notice("pairing not confirmed in time: rejected")
-            self.answerPairing(false)
+        modelTimer = loop.makeTimer { [unowned self] in
+            self.modelTimerDeadline = nil
+            self.model.handleDeadline(now: self.loop.now)
+            self.rearm()
         }
         phoneEventHandler = { [unowned self] event in self.phoneEvent(event) }
+        rearm()
     }
 
     deinit {
-        for t in [minuteTimer, shiftTimer, pairingTimer] { loop.destroyTimer(t!) }
+        loop.destroyTimer(minuteTimer)
+        loop.destroyTimer(modelTimer)
     }
 
     /// Initialises the panel and shows the first screen.
     public func start(rotation: Rotation) throws(HALError) {
         try driver.initialize(rotation: rotation)
         try? driver.setContrast(contrast)
-        loop.arm(shiftTimer, after: settings.pixelShiftInterval, repeating: settings.pixelShiftInterval)
+        model.start(now: loop.now)
+        rearm()
         armMinuteTimer()
         render()
     }
@@ -109,7 +109,7 @@ public final class WatchController {
         try? driver.shutdown()
     }
 
-    // MARK: - The phone
+    // MARK: - Inputs
 
     /// A phone connected: run a session over its link.
     public func phoneConnected(_ session: PhoneSession) {
@@ -119,11 +119,8 @@ public final class WatchController {
         }
         self.session = session
         session.eventHandler = phoneEventHandler
-        unread = 0
-        listSelection = 0
-        if case .pairing = screen {} else { screen = .idleClock }
-        if link == .off || link == .advertising { link = .connected }
-        requestRender()
+        model.phoneConnected(notifications: session.consumer, now: loop.now)
+        rearm()
     }
 
     /// The link went away: the store is gone with it.
@@ -134,17 +131,47 @@ public final class WatchController {
         // keep the session alive until that call stack has unwound.
         loop.deferWork { withExtendedLifetime(closing) {} }
         phoneClock = nil
-        endCall()
-        unread = 0
-        listSelection = 0
-        screen = .waitingForPhone
-        requestRender()
+        model.phoneDisconnected(now: loop.now)
+        rearm()
+    }
+
+    /// Shows a passkey; the positive button confirms, the negative button or
+    /// the timeout rejects. `reply` is called exactly once.
+    public func showPairing(passkey: UInt32, reply: @escaping (Bool) -> Void) {
+        // A request still waiting is rejected (its reply called) in here.
+        model.pairingRequested(passkey: passkey, now: loop.now)
+        pairingReply = reply
+        rearm()
+    }
+
+    /// The pairing request ended elsewhere (completed or failed by the kernel).
+    public func pairingFinished() {
+        pairingReply = nil
+        model.pairingFinished(now: loop.now)
+        rearm()
+    }
+
+    /// Shows a one-line notice (for example "Pair again" after a stale bond).
+    public func showNotice(_ text: String) {
+        logger.notice("\(text)")
+        model.showNotice(text, now: loop.now)
+        rearm()
+    }
+
+    /// A recognised gesture on a button. What it does depends on the screen;
+    /// the table is in docs/buttons.md.
+    public func button(_ role: ButtonRole, _ gesture: ButtonGesture) {
+        logger.debug("button \(role.rawValue): \(gesture)")
+        model.button(role, gesture, now: loop.now)
+        rearm()
     }
 
     private func phoneEvent(_ event: PhoneSession.Event) {
         switch event {
         case .ancs(let e):
-            ancsEvent(e)
+            log(e)
+            model.ancsEvent(e, now: loop.now)
+            rearm()
         case .ancsSubscribed:
             logger.info("ANCS subscribed: notifications will arrive")
         case .ancsSubscriptionFailed(let e):
@@ -163,37 +190,14 @@ public final class WatchController {
         }
     }
 
-    private func ancsEvent(_ event: ANCSEvent) {
+    private func log(_ event: ANCSEvent) {
         switch event {
         case .notificationAdded(let info):
             logger.debug("notification \(info.uid) added: \(info.category)")
-            if !info.isPreExisting { unread &+= 1 }
-            if info.category == .incomingCall && info.shouldAlert {
-                startRinging(info.uid)
-            } else if info.shouldAlert {
-                if info.flags.contains(.important) { power.wake() }
-                if let pattern = policy.pattern(for: info) { motor?.play(pattern) }
-                // A new alert pops up unless a call or a passkey has the screen.
-                if ringingCall == nil && pairingReply == nil {
-                    listSelection = 0
-                    openDetail(info.uid)
-                }
-            }
-            requestRender()
-        case .notificationModified:
-            requestRender()
-        case .notificationRemoved(let uid, _):
-            if ringingCall == uid { endCall() }
-            if case .detail(let shown, _) = screen, shown == uid { screen = .list(selected: listSelection) }
-            clampSelection()
-            requestRender()
-        case .attributesReady:
-            requestRender()
         case .actionSent(let uid, let action):
             // Debug, not info: at the daemon's default level an info message is
             // built (7 mallocs) on every button press (Benchmarks/WatchBenchmarks).
             logger.debug("phone accepted the \(action) action on notification \(uid)")
-            if ringingCall == uid { endCall() }
         case .actionFailed(let uid, let action, let error):
             logger.warning("the phone refused the \(action) action on notification \(uid): \(error)")
         case .fetchFailed(let uid, let error):
@@ -202,196 +206,62 @@ public final class WatchController {
             logger.info("ANCS session started")
         case .sessionEnded(let reason):
             logger.info("ANCS session ended: \(reason)")
-            endCall()
-            requestRender()
         case .protocolError(let e):
             logger.warning("dropped malformed ANCS data: \(e)")
-        case .livenessProbe, .resubscribeRecommended:
+        case .notificationModified, .notificationRemoved, .attributesReady, .livenessProbe, .resubscribeRecommended:
             break
         }
     }
 
-    // MARK: - Calls
-
-    private func startRinging(_ uid: NotificationUID) {
-        ringingCall = uid
-        screen = .incomingCall(uid)
-        power.keepAwake = true
-        if let pattern = policy.pattern(for: notifications.notification(uid)?.info ?? NotificationInfo(uid: uid, flags: [], category: .incomingCall, categoryCount: 1)) {
-            motor?.play(pattern)
+    /// Keeps the model's timer at its next deadline.
+    private func rearm() {
+        let next = model.nextDeadline
+        guard next != modelTimerDeadline else { return }
+        modelTimerDeadline = next
+        if let next {
+            loop.arm(modelTimer, at: next)
+        } else {
+            loop.disarm(modelTimer)
         }
     }
 
-    private func endCall() {
-        guard ringingCall != nil else { return }
-        ringingCall = nil
+    // MARK: - WatchModelSink
+
+    public func watchRenderRequested() {
+        requestRender()
+    }
+
+    public func watchPlay(_ pattern: VibrationPattern) {
+        motor?.play(pattern)
+    }
+
+    public func watchStopMotor() {
         motor?.stop()
-        power.keepAwake = pairingReply != nil
-        if case .incomingCall = screen { screen = notifications.notificationCount > 0 ? .list(selected: listSelection) : .idleClock }
-        if session == nil { screen = .waitingForPhone }
-        requestRender()
     }
 
-    // MARK: - Pairing (numeric comparison)
-
-    /// Shows a passkey; the positive button confirms, the negative button or
-    /// the timeout rejects. `reply` is called exactly once.
-    public func showPairing(passkey: UInt32, reply: @escaping (Bool) -> Void) {
-        if pairingReply != nil { answerPairing(false) }
-        pairingReply = reply
-        if case .pairing = screen {} else { screenBeforePairing = screen }
-        screen = .pairing(passkey: passkey)
-        power.keepAwake = true
-        loop.arm(pairingTimer, after: settings.pairingTimeout)
-        requestRender()
-    }
-
-    /// The pairing request ended elsewhere (completed or failed by the kernel).
-    public func pairingFinished() {
-        guard pairingReply != nil || isShowingPairing else { return }
-        pairingReply = nil
-        leavePairingScreen()
-    }
-
-    private var isShowingPairing: Bool {
-        if case .pairing = screen { return true }
-        return false
-    }
-
-    private func answerPairing(_ accept: Bool) {
-        loop.disarm(pairingTimer)
-        let reply = pairingReply
-        pairingReply = nil
-        leavePairingScreen()
-        reply?(accept)
-    }
-
-    private func leavePairingScreen() {
-        loop.disarm(pairingTimer)
-        power.keepAwake = ringingCall != nil
-        if isShowingPairing { screen = screenBeforePairing }
-        requestRender()
-    }
-
-    /// Shows a one-line notice (for example "Pair again" after a stale bond).
-    public func showNotice(_ text: String) {
-        logger.notice("\(text)")
-        power.wake()
-        screen = .message(text)
-        requestRender()
-    }
-
-    // MARK: - Buttons
-
-    /// A recognised gesture on a button. What it does depends on the screen;
-    /// the table is in docs/buttons.md.
-    public func button(_ role: ButtonRole, _ gesture: ButtonGesture) {
-        logger.debug("button \(role.rawValue): \(gesture)")
-        let wasDark = power.wake() == .off
-        // A press that only woke a dark display does nothing else (no blind
-        // actions), except where something is waiting for an answer.
-        if wasDark && ringingCall == nil && pairingReply == nil { return requestRender() }
-        switch screen {
-        case .pairing:
-            if role == .positive && gesture == .press { answerPairing(true) }
-            if role == .negative && gesture == .press { answerPairing(false) }
-        case .incomingCall(let uid):
-            if gesture == .press && role == .positive { act(.positive, on: uid) }
-            if gesture == .press && role == .negative { act(.negative, on: uid) }
-        case .idleClock, .waitingForPhone, .message:
-            if role == .positive || role == .select || role == .down || role == .up {
-                if notifications.notificationCount > 0 {
-                    unread = 0
-                    screen = .list(selected: listSelection)
-                } else if case .message = screen {
-                    screen = session == nil ? .waitingForPhone : .idleClock
-                }
-            } else if case .message = screen, role == .negative || role == .back {
-                screen = session == nil ? .waitingForPhone : .idleClock
-            }
-        case .list(let selected):
-            switch (role, gesture) {
-            case (.positive, .press), (.select, .press):
-                if let uid = uidInList(at: selected) { openDetail(uid) }
-            case (.negative, .press), (.back, _), (.negative, .longPress):
-                screen = .idleClock
-            case (.positive, .longPress), (.down, _):
-                moveSelection(by: 1)
-            case (.positive, .doublePress), (.up, _):
-                moveSelection(by: -1)
-            default:
-                break
-            }
-        case .detail(let uid, let scroll):
-            switch (role, gesture) {
-            case (.positive, .press):
-                if notifications.notification(uid)?.flags.contains(.positiveAction) == true { act(.positive, on: uid) }
-            case (.negative, .press):
-                if notifications.notification(uid)?.flags.contains(.negativeAction) == true { act(.negative, on: uid) }
-            case (.positive, .longPress), (.down, _), (.select, _):
-                let last = renderer.detailMaxScroll(uid, notifications: notifications)
-                screen = .detail(uid, scroll: scroll < last ? scroll + 1 : 0)
-            case (.positive, .doublePress), (.up, _):
-                screen = .detail(uid, scroll: max(0, scroll - 1))
-            case (.negative, .longPress), (.back, _):
-                screen = .list(selected: listSelection)
-            default:
-                break
-            }
-        }
-        // Looking at the list reads it.
-        if case .list = screen { unread = 0 }
-        requestRender()
-    }
-
-    private func act(_ action: ActionID, on uid: NotificationUID) {
-        if ringingCall == uid {
-            // Stop ringing at once: the press is the user's answer.
-            motor?.stop()
-        }
-        guard let session else { return }
+    public func watchPerformAction(_ action: ActionID, on uid: NotificationUID) -> Bool {
+        guard let session else { return true }
         do {
             try session.performAction(action, on: uid)
+            return true
         } catch {
             logger.warning("cannot perform the \(action) action on notification \(uid): \(error)")
-            if ringingCall == uid { endCall() }
+            return false
         }
     }
 
-    private func openDetail(_ uid: NotificationUID) {
-        screen = .detail(uid, scroll: 0)
+    public func watchNotificationShown(_ uid: NotificationUID) {
         session?.notificationShown(uid)
     }
 
-    private func moveSelection(by delta: Int) {
-        let count = notifications.notificationCount
-        guard count > 0 else { return }
-        listSelection = (listSelection + delta + count) % count
-        screen = .list(selected: listSelection)
+    public func watchAnswerPairing(_ answer: PairingAnswer) {
+        if answer == .timedOut { logger.notice("pairing not confirmed in time: rejected") }
+        let reply = pairingReply
+        pairingReply = nil
+        reply?(answer.accepts)
     }
 
-    private func clampSelection() {
-        let count = notifications.notificationCount
-        if listSelection >= count { listSelection = max(0, count - 1) }
-        if case .list = screen {
-            screen = count > 0 ? .list(selected: listSelection) : (session == nil ? .waitingForPhone : .idleClock)
-        }
-    }
-
-    /// The UID at `index` in newest-first order.
-    private func uidInList(at index: Int) -> NotificationUID? {
-        var i = 0
-        var found: NotificationUID?
-        notifications.forEachNotification(newestFirst: true) { n in
-            if i == index { found = n.uid }
-            i += 1
-        }
-        return found
-    }
-
-    // MARK: - Display
-
-    private func displayPowerChanged(_ state: DisplayPower.State) {
+    public func watchApplyDisplayPower(_ state: DisplayPowerState) {
         do {
             switch state {
             case .on:
@@ -410,6 +280,8 @@ public final class WatchController {
         }
     }
 
+    // MARK: - Display
+
     /// Coalesces redraws: many events in one loop iteration draw once.
     public func requestRender() {
         guard !renderPending else { return }
@@ -420,9 +292,9 @@ public final class WatchController {
     /// Draws the current screen and sends the changed bytes to the panel.
     public func render() {
         renderPending = false
-        let status = StatusInfo(time: currentTime(), link: link, unread: unread)
-        renderer.render(screen, status: status, notifications: notifications, into: framebuffer, shift: pixelShift)
-        guard power.state != .off else { return }
+        let status = StatusInfo(time: currentTime(), link: model.link, unread: model.unread)
+        renderer.render(model.screen, status: status, notifications: model.notifications, into: framebuffer, shift: model.pixelShift)
+        guard model.displayPower != .off else { return }
         do {
             _ = try driver.flush(framebuffer)
             if displayFailing {
@@ -439,16 +311,6 @@ public final class WatchController {
         // buttons still work) and the next successful flush says so.
         if !displayFailing { logger.error("display: \(error)") }
         displayFailing = true
-    }
-
-    /// Static content moves around a 2x2 pixel square over time.
-    private var pixelShift: (x: Int, y: Int) {
-        switch shiftStep & 3 {
-        case 0: (0, 0)
-        case 1: (1, 0)
-        case 2: (1, 1)
-        default: (0, 1)
-        }
     }
 
     private func currentTime() -> WallClockTime? {

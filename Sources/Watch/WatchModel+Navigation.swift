@@ -1,0 +1,105 @@
+import ANCS
+import BoardConfig
+import HAL
+import Input
+import Screens
+
+/// What the buttons do on each screen (the table is docs/buttons.md), the
+/// list's selection, the detail screen's scrolling and the unread count.
+extension WatchModel {
+    /// A recognised gesture on a button.
+    public func button(_ role: ButtonRole, _ gesture: ButtonGesture, now: MonotonicInstant) {
+        let wasDark = wake(now: now) == .off
+        // A press that only woke a dark display does nothing else (no blind
+        // actions), except where something is waiting for an answer.
+        if wasDark && ringingCall == nil && !isAwaitingPairingAnswer { return requestRender() }
+        switch screen {
+        case .pairing:
+            if role == .positive && gesture == .press { answerPairing(.confirmed, now: now) }
+            if role == .negative && gesture == .press { answerPairing(.rejected, now: now) }
+        case .incomingCall(let uid):
+            if gesture == .press && role == .positive { act(.positive, on: uid, now: now) }
+            if gesture == .press && role == .negative { act(.negative, on: uid, now: now) }
+        case .idleClock, .waitingForPhone, .message:
+            if role == .positive || role == .select || role == .down || role == .up {
+                if notifications.notificationCount > 0 {
+                    unread = 0
+                    screen = .list(selected: listSelection)
+                } else if case .message = screen {
+                    screen = isPhoneConnected ? .idleClock : .waitingForPhone
+                }
+            } else if case .message = screen, role == .negative || role == .back {
+                screen = isPhoneConnected ? .idleClock : .waitingForPhone
+            }
+        case .list(let selected):
+            switch (role, gesture) {
+            case (.positive, .press), (.select, .press):
+                if let uid = uidInList(at: selected) { openDetail(uid) }
+            case (.negative, .press), (.back, _), (.negative, .longPress):
+                screen = .idleClock
+            case (.positive, .longPress), (.down, _):
+                moveSelection(by: 1)
+            case (.positive, .doublePress), (.up, _):
+                moveSelection(by: -1)
+            default:
+                break
+            }
+        case .detail(let uid, let scroll):
+            switch (role, gesture) {
+            case (.positive, .press):
+                if notifications.notification(uid)?.flags.contains(.positiveAction) == true {
+                    act(.positive, on: uid, now: now)
+                }
+            case (.negative, .press):
+                if notifications.notification(uid)?.flags.contains(.negativeAction) == true {
+                    act(.negative, on: uid, now: now)
+                }
+            case (.positive, .longPress), (.down, _), (.select, _):
+                let last = detailLayout.detailMaxScroll(uid, notifications: notifications)
+                screen = .detail(uid, scroll: scroll < last ? scroll + 1 : 0)
+            case (.positive, .doublePress), (.up, _):
+                screen = .detail(uid, scroll: max(0, scroll - 1))
+            case (.negative, .longPress), (.back, _):
+                screen = .list(selected: listSelection)
+            default:
+                break
+            }
+        }
+        // Looking at the list reads it.
+        if case .list = screen { unread = 0 }
+        requestRender()
+    }
+
+    func openDetail(_ uid: NotificationUID) {
+        screen = .detail(uid, scroll: 0)
+        sink?.watchNotificationShown(uid)
+    }
+
+    private func moveSelection(by delta: Int) {
+        let count = notifications.notificationCount
+        guard count > 0 else { return }
+        listSelection = (listSelection + delta + count) % count
+        screen = .list(selected: listSelection)
+    }
+
+    /// After a removal: the selection stays inside the list; an emptied list
+    /// goes back to the clock.
+    func clampSelection() {
+        let count = notifications.notificationCount
+        if listSelection >= count { listSelection = max(0, count - 1) }
+        if case .list = screen {
+            screen = count > 0 ? .list(selected: listSelection) : (isPhoneConnected ? .idleClock : .waitingForPhone)
+        }
+    }
+
+    /// The UID at `index` in newest-first order.
+    public func uidInList(at index: Int) -> NotificationUID? {
+        var i = 0
+        var found: NotificationUID?
+        notifications.forEachNotification(newestFirst: true) { n in
+            if i == index { found = n.uid }
+            i += 1
+        }
+        return found
+    }
+}

@@ -1,0 +1,37 @@
+import ANCS
+import Haptics
+
+/// Where the watch model's decisions go: the controller draws, drives the
+/// motor, talks to the phone and powers the panel. Called synchronously from
+/// inside the model's inputs, with the model's state already updated; no call
+/// allocates.
+public protocol WatchModelSink: AnyObject {
+    /// The screen or the status bar changed (the controller coalesces redraws).
+    func watchRenderRequested()
+    /// Vibrate: a notification or a call arrived.
+    func watchPlay(_ pattern: VibrationPattern)
+    /// Stop the motor: the ringing call was answered, declined or ended.
+    func watchStopMotor()
+    /// Send the notification's positive or negative action to the phone.
+    /// Returns false when the phone link could not take it.
+    func watchPerformAction(_ action: ActionID, on uid: NotificationUID) -> Bool
+    /// The notification is on screen: fetch its message.
+    func watchNotificationShown(_ uid: NotificationUID)
+    /// Answer the pairing request that is waiting.
+    func watchAnswerPairing(_ answer: PairingAnswer)
+    /// Put the panel in this power state.
+    func watchApplyDisplayPower(_ state: DisplayPowerState)
+}
+
+/// How a numeric-comparison pairing request was answered.
+public enum PairingAnswer: Sendable, Equatable {
+    /// The positive button: the passkeys match.
+    case confirmed
+    /// The negative button, or a newer request replaced this one.
+    case rejected
+    /// Nobody answered within `WatchSettings.pairingTimeout`.
+    case timedOut
+
+    /// What the pairing agent is told.
+    public var accepts: Bool { self == .confirmed }
+}

@@ -1,0 +1,208 @@
+import ANCS
+import BoardConfig
+import HAL
+import Haptics
+import Input
+import Screens
+import Testing
+import Watch
+
+/// One effect the model asked for (render requests are counted apart).
+enum Effect: Equatable, CustomStringConvertible {
+    case play(String)
+    case stopMotor
+    case perform(ActionID, UInt32)
+    case shown(UInt32)
+    case pairing(PairingAnswer)
+    case power(DisplayPowerState)
+
+    var description: String {
+        switch self {
+        case .play(let p): "play \(p)"
+        case .stopMotor: "stop motor"
+        case .perform(let a, let uid): "perform \(a) on \(uid)"
+        case .shown(let uid): "shown \(uid)"
+        case .pairing(let a): "pairing \(a)"
+        case .power(let s): "power \(s.rawValue)"
+        }
+    }
+}
+
+/// Records what the model asks of the world.
+final class EffectRecorder: WatchModelSink {
+    var effects: [Effect] = []
+    var renders = 0
+    /// What `watchPerformAction` answers (false: the phone link refused it).
+    var actionsAccepted = true
+
+    func watchRenderRequested() { renders += 1 }
+    func watchPlay(_ pattern: VibrationPattern) { effects.append(.play(pattern.name)) }
+    func watchStopMotor() { effects.append(.stopMotor) }
+    func watchPerformAction(_ action: ActionID, on uid: NotificationUID) -> Bool {
+        effects.append(.perform(action, uid.rawValue))
+        return actionsAccepted
+    }
+    func watchNotificationShown(_ uid: NotificationUID) { effects.append(.shown(uid.rawValue)) }
+    func watchAnswerPairing(_ answer: PairingAnswer) { effects.append(.pairing(answer)) }
+    func watchApplyDisplayPower(_ state: DisplayPowerState) { effects.append(.power(state)) }
+
+    /// The effects recorded since the last call.
+    func take() -> [Effect] {
+        defer { effects.removeAll() }
+        return effects
+    }
+}
+
+/// The detail screen scrolls `maxScroll` lines for every notification.
+final class FixedDetailLayout: NotificationDetailLayout {
+    var maxScroll = 2
+    func detailMaxScroll(_ uid: NotificationUID, notifications: NotificationConsumer) -> Int {
+        notifications.notification(uid) == nil ? 0 : maxScroll
+    }
+}
+
+/// The phone's side as the model sees it: a real ANCS consumer fed raw
+/// Notification Source bytes, whose events go to the model (as PhoneSession
+/// routes them). Control Point writes are recorded and never answered, so
+/// the store holds exactly what the Notification Source announced.
+final class PhoneStore: ANCSConsumerSink {
+    let consumer = NotificationConsumer()
+    unowned let rig: ModelRig
+    var controlPointWrites = 0
+
+    init(rig: ModelRig) {
+        self.rig = rig
+        consumer.sink = self
+        consumer.sessionStarted(now: rig.now)
+    }
+
+    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) { controlPointWrites += 1 }
+    func ancsEvent(_ event: ANCSEvent) { rig.model.ancsEvent(event, now: rig.now) }
+
+    /// One Notification Source notification: EventID, EventFlags, CategoryID,
+    /// CategoryCount, NotificationUID (little-endian).
+    func notificationSource(event: UInt8, uid: UInt32, category: CategoryID, flags: EventFlags) {
+        let bytes: [UInt8] = [
+            event, flags.rawValue, category.rawValue, 1,
+            UInt8(uid & 0xFF), UInt8(uid >> 8 & 0xFF), UInt8(uid >> 16 & 0xFF), UInt8(uid >> 24),
+        ]
+        consumer.notificationSourceReceived(bytes, now: rig.now)
+    }
+}
+
+/// The model with a manual clock, a recorder for its effects and a phone.
+final class ModelRig {
+    var settings: WatchSettings
+    let model: WatchModel
+    let sink = EffectRecorder()
+    let layout = FixedDetailLayout()
+    var now = MonotonicInstant(nanoseconds: 1_000_000_000)
+    private(set) var phone: PhoneStore?
+
+    static func defaultSettings() -> WatchSettings {
+        var s = WatchSettings()
+        s.dimAfter = .seconds(15)
+        s.offAfter = .seconds(30)
+        s.pairingTimeout = .seconds(30)
+        s.pixelShiftInterval = .seconds(180)
+        return s
+    }
+
+    init(settings: WatchSettings = ModelRig.defaultSettings(), policy: VibrationPolicy = .standard, started: Bool = true) {
+        self.settings = settings
+        model = WatchModel(settings: settings, policy: policy, detailLayout: layout, now: now)
+        model.sink = sink
+        if started { model.start(now: now) }
+    }
+
+    // MARK: time
+
+    /// Time passes: every deadline that falls due runs at its own instant.
+    func advance(by d: Duration) {
+        let target = now.advanced(by: d)
+        while let due = model.nextDeadline, due <= target {
+            if due > now { now = due }
+            model.handleDeadline(now: now)
+        }
+        now = target
+    }
+
+    // MARK: the phone
+
+    /// A phone connects with an empty store.
+    @discardableResult
+    func connect() -> PhoneStore {
+        let p = PhoneStore(rig: self)
+        phone = p
+        model.phoneConnected(notifications: p.consumer, now: now)
+        return p
+    }
+
+    func disconnect() {
+        phone?.consumer.sessionEnded(.disconnected, now: now)
+        model.phoneDisconnected(now: now)
+        phone = nil
+    }
+
+    func add(_ uid: UInt32, _ category: CategoryID = .social, flags: EventFlags = []) {
+        phone!.notificationSource(event: 0, uid: uid, category: category, flags: flags)
+    }
+
+    func modify(_ uid: UInt32, _ category: CategoryID = .social, flags: EventFlags = []) {
+        phone!.notificationSource(event: 1, uid: uid, category: category, flags: flags)
+    }
+
+    func remove(_ uid: UInt32) {
+        phone!.notificationSource(event: 2, uid: uid, category: .other, flags: [])
+    }
+
+    /// The phone accepted the action (Control Point write answered).
+    func actionSent(_ uid: UInt32, _ action: ActionID = .positive) {
+        model.ancsEvent(.actionSent(NotificationUID(uid), action), now: now)
+    }
+
+    // MARK: the user
+
+    func press(_ role: ButtonRole, _ gesture: ButtonGesture = .press) {
+        model.button(role, gesture, now: now)
+    }
+
+    var screen: Screen { model.screen }
+    /// The list, newest first.
+    var listUIDs: [UInt32] {
+        var uids: [UInt32] = []
+        model.notifications.forEachNotification(newestFirst: true) { uids.append($0.uid.rawValue) }
+        return uids
+    }
+}
+
+/// A board's buttons and the gestures each one reports (double press only
+/// where `WatchButtons` recognises it).
+struct BoardButtons: CustomStringConvertible, Sendable {
+    let name: String
+    let roles: [ButtonRole]
+
+    var inputs: [(ButtonRole, ButtonGesture)] {
+        var list: [(ButtonRole, ButtonGesture)] = []
+        for role in roles {
+            list.append((role, .press))
+            list.append((role, .longPress))
+            if WatchButtons.detectsDoublePress(role, onBoardWith: roles) { list.append((role, .doublePress)) }
+        }
+        return list
+    }
+
+    var description: String { name }
+
+    /// Positive and negative only: everything through long and double presses.
+    static let twoButton = BoardButtons(name: "two-button", roles: [.positive, .negative])
+    /// The Raspberry Pi boards' four: positive, negative, select, back.
+    static let fourButton = BoardButtons(name: "four-button", roles: [.positive, .negative, .select, .back])
+    /// Every role (the simulated and generic boards).
+    static let full = BoardButtons(name: "full", roles: ButtonRole.allCases)
+
+    static let all: [BoardButtons] = [.twoButton, .fourButton, .full]
+}
+
+/// "positive press", "back longPress": a key for the expected-outcome tables.
+func key(_ role: ButtonRole, _ gesture: ButtonGesture) -> String { "\(role.rawValue) \(gesture)" }
