@@ -84,7 +84,7 @@ let package = Package(
             dependencies: ["BoardConfig", "Loop", "LinuxLoop", "HAL", "LinuxHAL", .product(name: "Logging", package: "swift-log")]),
 
         // MARK: the watch
-        .target(name: "BoardConfig", dependencies: ["ANCS", "Haptics", "HAL"]),
+        .target(name: "BoardConfig", dependencies: ["ANCS", "Haptics", "Graphics", "HAL"]),
         .target(
             name: "Watch",
             dependencies: [
@@ -102,7 +102,7 @@ let package = Package(
             name: "SimBoard",
             dependencies: [
                 "Watch", "BoardConfig", "PhoneServices", "Decode", "GATT", "ATTCodec", "ANCS", "Screens", "Display", "Graphics",
-                "Loop", "HAL", "LinuxHAL",
+                "Loop", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
