@@ -142,6 +142,13 @@ let package = Package(
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "HAL"]),
+        // SimBoard with in-memory sockets: no LinuxHAL in its closure.
+        .testTarget(
+            name: "SimBoardTests",
+            dependencies: [
+                "SimBoard", "Watch", "BoardConfig", "Display", "Graphics", "Input", "Loop", "HAL",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "Haptics", "HAL"]),
         .testTarget(
             name: "WristCoreTests",
