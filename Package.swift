@@ -84,7 +84,7 @@ let package = Package(
             dependencies: ["Loop", "HAL", .product(name: "Logging", package: "swift-log")]),
 
         // MARK: the watch
-        .target(name: "BoardConfig", dependencies: ["ANCS", "Haptics", "HAL"]),
+        .target(name: "BoardConfig", dependencies: ["ANCS", "Haptics", "Graphics", "HAL"]),
         .target(
             name: "Watch",
             dependencies: [
@@ -102,7 +102,7 @@ let package = Package(
             name: "SimBoard",
             dependencies: [
                 "Watch", "BoardConfig", "PhoneServices", "Decode", "GATT", "ATTCodec", "ANCS", "Screens", "Display", "Graphics",
-                "Loop", "HAL", "LinuxHAL",
+                "Loop", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -136,9 +136,6 @@ let package = Package(
         .testTarget(
             name: "PhoneServicesTests",
             dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
-        .testTarget(
-            name: "SimBoardTests",
-            dependencies: ["SimBoard", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "SimBoard", "HAL"], exclude: ["Golden"]),
@@ -150,6 +147,16 @@ let package = Package(
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "HAL"]),
+        // SimBoard with in-memory sockets: no LinuxHAL in its closure.
+        .testTarget(
+            name: "SimBoardTests",
+            dependencies: [
+                "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Display", "Graphics",
+                "Input", "Loop", "HAL",
+                // The simulated iPhone's tests run it over a real socket pair and loop.
+                "LinuxLoop", "LinuxHAL",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "Haptics", "HAL"]),
         .testTarget(
             name: "WatchTests",

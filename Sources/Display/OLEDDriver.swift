@@ -51,7 +51,8 @@ public struct FlushStats: Sendable, Equatable {
 }
 
 /// The SSD1306 / SSD1309 / SH1106 driver: turns a `Framebuffer` into the
-/// command and data runs of its `ControllerSpec`, over any `I2CTransport`.
+/// command and data runs of its `ControllerSpec`, framed by
+/// `ControlByteFraming` over any `I2CTransport`.
 ///
 /// Flush strategy: for each page, the dirty column range the framebuffer
 /// recorded is narrowed to the columns that really differ from what the panel
@@ -74,6 +75,7 @@ public final class OLEDDriver {
     /// True while the panel is on (not sleeping).
     public private(set) var isOn = false
 
+    private let framing: ControlByteFraming
     private let commands: UnsafeMutablePointer<UInt8>
     private let commandCapacity = 64
     private var commandCount = 0
@@ -89,6 +91,7 @@ public final class OLEDDriver {
                      "column offset \(offset) does not fit \(spec.width) columns in \(spec.ramColumns)")
         self.spec = spec
         self.transport = transport
+        framing = ControlByteFraming(transport: transport)
         self.options = options
         self.columnOffset = offset
         commands = .allocate(capacity: commandCapacity)
@@ -128,9 +131,9 @@ public final class OLEDDriver {
 
     private func send(_ run: I2CRun, _ payload: UnsafeRawBufferPointer, _ stats: inout FlushStats) throws(HALError) {
         if payload.isEmpty { return }
-        let n = I2CChunking.transactions(payload: payload.count, maxTransfer: transport.maxTransfer)
+        let n = framing.transactions(payload: payload.count)
         do {
-            try transport.write(run, payload)
+            try framing.write(run, payload)
         } catch {
             shadowValid = false
             throw error

@@ -15,10 +15,16 @@ public struct LineEdge: Equatable, Sendable {
 ///
 /// On Linux this is a libgpiod line request with both-edge events; the run
 /// loop watches `pollDescriptor` and drains `readEdge()` until it returns nil.
-/// In the simulator edges come from the harness.
+/// On the simulated board (and for buttons pressed in software) edges are
+/// pushed: the line calls `edgesQueued` and its owner drains `readEdge()` the
+/// same way.
 public protocol ButtonLine: AnyObject {
-    /// The descriptor to watch for readability (-1 when edges are pushed by other means).
+    /// The descriptor to watch for readability (-1 when edges are only pushed).
     var pollDescriptor: Int32 { get }
+    /// Set once by the line's owner: called when edges were queued other than
+    /// through `pollDescriptor` (pushed in software); the owner then drains
+    /// `readEdge()`. A plain GPIO line never calls it.
+    var edgesQueued: (() -> Void)? { get set }
     /// The next pending edge, or nil when none is queued. Never blocks, never allocates.
     func readEdge() throws(HALError) -> LineEdge?
     /// The line's current logical level (true: pressed).

@@ -4,9 +4,9 @@ public struct I2CFunctionality: OptionSet, Sendable, CustomStringConvertible {
     public let rawValue: UInt64
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
-    /// Plain I2C messages of any length (`I2C_FUNC_I2C`): one transaction per run.
+    /// Plain I2C messages of any length (`I2C_FUNC_I2C`): one transaction per message.
     public static let plainI2C = I2CFunctionality(rawValue: 0x0000_0001)
-    /// SMBus "I2C block write" (`I2C_FUNC_SMBUS_WRITE_I2C_BLOCK`): at most 32 bytes per transaction.
+    /// SMBus "I2C block write" (`I2C_FUNC_SMBUS_WRITE_I2C_BLOCK`): a command byte and at most 32 data bytes per transaction.
     public static let smbusWriteI2CBlock = I2CFunctionality(rawValue: 0x0800_0000)
 
     public var description: String {
@@ -17,64 +17,25 @@ public struct I2CFunctionality: OptionSet, Sendable, CustomStringConvertible {
     }
 }
 
-/// The control byte that starts every transaction to an SSD1306-family
-/// controller: it says whether the following bytes are commands or display data.
-public enum I2CRun: UInt8, Sendable {
-    /// Co = 0, D/C# = 0: every following byte is a command byte.
-    case commands = 0x00
-    /// Co = 0, D/C# = 1: every following byte goes to display RAM.
-    case data = 0x40
-}
-
-/// The byte transport under a display driver: one device at one address on
-/// one I2C bus. The LinuxHAL implementation talks to `/dev/i2c-N`; the
-/// simulator's feeds an emulated controller.
+/// One device at one address on one I2C bus, as raw write messages: each
+/// `writeMessage` is exactly one transaction, `[address+W] [message bytes]`.
+/// The LinuxHAL implementation talks to `/dev/i2c-N`; the simulator's feeds
+/// an emulated controller. What the bytes mean (an SSD13xx's control byte,
+/// how runs are split) is the driver's business (Display's
+/// `ControlByteFraming`), so every transport sees the same messages.
 ///
-/// `write` sends `payload` as one or more transactions, each
-/// `[address+W] [control byte] [up to maxTransfer payload bytes]`, splitting
-/// where the adapter requires it (32-byte SMBus block writes).
+/// An adapter with plain I2C sends a message as it is, up to
+/// `maxMessageLength` bytes; one with only the SMBus "I2C block write" sends
+/// its first byte as the command byte and the rest (at most 32 bytes) as data,
+/// which is the same on the wire, so `maxMessageLength` is then 33.
 public protocol I2CTransport: AnyObject {
     /// The 7-bit device address (0x3C or 0x3D for these OLEDs).
     var address: UInt8 { get }
     /// What the adapter supports.
     var functionality: I2CFunctionality { get }
-    /// The most payload bytes (after the control byte) one transaction carries.
-    var maxTransfer: Int { get }
-    /// Sends a run of command or data bytes. Must not allocate.
-    func write(_ run: I2CRun, _ payload: UnsafeRawBufferPointer) throws(HALError)
-}
-
-extension I2CTransport {
-    /// Sends an array of bytes (for tests and one-off commands; the array is
-    /// not copied).
-    public func write(_ run: I2CRun, _ bytes: [UInt8]) throws(HALError) {
-        let result: Result<Void, HALError> = bytes.withUnsafeBytes { raw in
-            do throws(HALError) { try write(run, raw); return .success(()) } catch { return .failure(error) }
-        }
-        try result.get()
-    }
-}
-
-/// How many transactions a run of `count` payload bytes takes at `maxTransfer`
-/// bytes each, and the bytes on the wire (control bytes included, address
-/// bytes excluded). Shared by transports so their accounting agrees.
-public enum I2CChunking {
-    @inlinable
-    public static func transactions(payload count: Int, maxTransfer: Int) -> Int {
-        count == 0 ? 0 : (count + maxTransfer - 1) / maxTransfer
-    }
-
-    /// Calls `body` with each chunk of `payload` (at most `maxTransfer` bytes).
-    @inlinable
-    public static func forEachChunk<E: Error>(_ payload: UnsafeRawBufferPointer, maxTransfer: Int,
-                                              _ body: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
-        precondition(maxTransfer > 0)
-        if payload.isEmpty { return }
-        var offset = 0
-        while offset < payload.count {
-            let end = min(payload.count, offset + maxTransfer)
-            try body(UnsafeRawBufferPointer(rebasing: payload[offset..<end]))
-            offset = end
-        }
-    }
+    /// The most bytes one message carries (after the address byte).
+    var maxMessageLength: Int { get }
+    /// Sends one message (1...maxMessageLength bytes) as one write
+    /// transaction. Must not allocate.
+    func writeMessage(_ message: UnsafeRawBufferPointer) throws(HALError)
 }

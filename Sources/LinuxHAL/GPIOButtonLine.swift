@@ -37,6 +37,8 @@ public final class GPIOButtonLine: ButtonLine {
     /// True when the kernel debounces this line (libgpiod v2 with a debounce period).
     public let kernelDebounce: Bool
     public var kernelDebounceActive: Bool { kernelDebounce }
+    /// Never called: a GPIO line's edges arrive through `pollDescriptor`.
+    public var edgesQueued: (() -> Void)?
     /// Where the line is, as the kernel names it (for logs and the doctor).
     public let chipName: String
     public let chipLabel: String

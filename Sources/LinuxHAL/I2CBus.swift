@@ -107,19 +107,19 @@ public enum I2CErrorHints {
     }
 }
 
-/// An SSD1306-family display (or any device taking control-byte-prefixed
-/// runs) on a Linux I2C bus: `/dev/i2c-N` through i2c-dev.
+/// One device on a Linux I2C bus (`/dev/i2c-N` through i2c-dev), as raw
+/// write messages: each `writeMessage` is one transaction.
 ///
-/// Plain I2C adapters get each run in as few transactions as possible
-/// (`maxTransfer` bytes each, 4096 by default: a full 1024-byte frame is one
-/// transaction). Adapters without `I2C_FUNC_I2C` fall back to SMBus
-/// "I2C block write": the control byte is the SMBus command and each
-/// transaction carries at most 32 bytes.
+/// Plain I2C adapters get each message as one `I2C_RDWR` message of up to
+/// `maxMessageLength` bytes (4096 by default: a full 1024-byte frame and its
+/// control byte are one transaction). Adapters without `I2C_FUNC_I2C` fall back
+/// to SMBus "I2C block write": the message's first byte is the SMBus command
+/// byte and at most 32 data bytes follow, the same bytes on the wire.
 public final class I2CDevice: I2CTransport {
     public enum Mode: Sendable, Equatable {
-        /// I2C_RDWR messages of up to `maxTransfer` payload bytes.
+        /// I2C_RDWR messages of up to `maxMessageLength` bytes.
         case plainI2C
-        /// SMBus I2C block writes of 32 payload bytes.
+        /// SMBus I2C block writes: a command byte and 32 data bytes.
         case smbusBlock
     }
 
@@ -127,21 +127,23 @@ public final class I2CDevice: I2CTransport {
     public let address: UInt8
     public let functionality: I2CFunctionality
     public let mode: Mode
-    public let maxTransfer: Int
+    public let maxMessageLength: Int
     private let system: any I2CSystemCalls
     private var fd: Int32
-    private let transmit: UnsafeMutablePointer<UInt8>
 
     /// The bus device for bus number `bus`.
     public static func path(bus: Int) -> String { "/dev/i2c-\(bus)" }
 
+    /// The most bytes an SMBus I2C block write carries: the command byte and 32 data bytes.
+    public static let smbusBlockMessageLength = 33
+
     /// Opens the bus and reads the adapter's functionality.
     /// - Parameters:
-    ///   - maxTransfer: payload bytes per plain I2C transaction (the kernel allows up to 8191).
-    ///   - preferSMBus: use 32-byte SMBus block writes even when plain I2C is available.
-    public init(path: String, address: UInt8, maxTransfer: Int = 4096, preferSMBus: Bool = false,
+    ///   - maxMessageLength: bytes per plain I2C transaction (the kernel allows up to 8192).
+    ///   - preferSMBus: use SMBus block writes even when plain I2C is available.
+    public init(path: String, address: UInt8, maxMessageLength: Int = 4096, preferSMBus: Bool = false,
                 system: any I2CSystemCalls = LinuxI2CSystemCalls()) throws(HALError) {
-        precondition(maxTransfer >= 1 && maxTransfer < 8192)
+        precondition(maxMessageLength >= 2 && maxMessageLength <= 8192)
         precondition(address >= 0x03 && address <= 0x77, "I2C address 0x\(String(address, radix: 16)) is reserved")
         self.path = path
         self.address = address
@@ -183,20 +185,18 @@ public final class I2CDevice: I2CTransport {
         self.fd = fd
         self.functionality = funcs
         self.mode = mode
-        self.maxTransfer = mode == .smbusBlock ? 32 : maxTransfer
-        transmit = .allocate(capacity: self.maxTransfer + 1)
+        self.maxMessageLength = mode == .smbusBlock ? Self.smbusBlockMessageLength : maxMessageLength
     }
 
     /// Opens `/dev/i2c-<bus>`.
-    public convenience init(bus: Int, address: UInt8, maxTransfer: Int = 4096, preferSMBus: Bool = false,
+    public convenience init(bus: Int, address: UInt8, maxMessageLength: Int = 4096, preferSMBus: Bool = false,
                             system: any I2CSystemCalls = LinuxI2CSystemCalls()) throws(HALError) {
-        try self.init(path: I2CDevice.path(bus: bus), address: address, maxTransfer: maxTransfer,
+        try self.init(path: I2CDevice.path(bus: bus), address: address, maxMessageLength: maxMessageLength,
                       preferSMBus: preferSMBus, system: system)
     }
 
     deinit {
         if fd >= 0 { system.close(fd) }
-        transmit.deallocate()
     }
 
     /// Closes the bus now (also done when the device goes away).
@@ -204,27 +204,20 @@ public final class I2CDevice: I2CTransport {
         if fd >= 0 { system.close(fd); fd = -1 }
     }
 
-    public func write(_ run: I2CRun, _ payload: UnsafeRawBufferPointer) throws(HALError) {
+    public func writeMessage(_ message: UnsafeRawBufferPointer) throws(HALError) {
         precondition(fd >= 0, "I2CDevice used after close()")
-        try I2CChunking.forEachChunk(payload, maxTransfer: maxTransfer) { (chunk) throws(HALError) in
-            do throws(Errno) {
-                switch mode {
-                case .plainI2C:
-                    transmit[0] = run.rawValue
-                    UnsafeMutableRawPointer(transmit + 1).copyMemory(from: chunk.baseAddress!, byteCount: chunk.count)
-                    try system.writeMessage(fd, address: address, UnsafeRawBufferPointer(start: transmit, count: chunk.count + 1))
-                case .smbusBlock:
-                    try system.smbusWriteBlock(fd, command: run.rawValue, chunk)
-                }
-            } catch {
-                throw I2CErrorHints.transfer(error, operation: "write to 0x\(String(address, radix: 16, uppercase: true)) on \(path)",
-                                             path: path, address: address)
+        precondition(!message.isEmpty && message.count <= maxMessageLength,
+                     "an I2C message of \(message.count) bytes (1...\(maxMessageLength) allowed)")
+        do throws(Errno) {
+            switch mode {
+            case .plainI2C:
+                try system.writeMessage(fd, address: address, message)
+            case .smbusBlock:
+                try system.smbusWriteBlock(fd, command: message[0], UnsafeRawBufferPointer(rebasing: message[1...]))
             }
+        } catch {
+            throw I2CErrorHints.transfer(error, operation: "write to 0x\(String(address, radix: 16, uppercase: true)) on \(path)",
+                                         path: path, address: address)
         }
-    }
-
-    /// Checks that the device answers, with a harmless command (0xE3, no operation).
-    public func probe() throws(HALError) {
-        try write(.commands, [0xE3])
     }
 }

@@ -1,3 +1,5 @@
+import Graphics
+
 /// The OLED module being emulated. This is the emulator's own description of
 /// the hardware, written from the datasheets independently of the Display
 /// module's driver tables, so a wrong driver table shows up as a wrong picture

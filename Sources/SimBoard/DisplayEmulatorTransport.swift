@@ -1,16 +1,17 @@
 import HAL
 
-/// An `I2CTransport` with an emulated OLED at the other end: the simulator's
-/// screen, the golden-byte tests' recorder and the benchmarks' bus counter.
+/// An `I2CTransport` with an emulated OLED at the other end: the simulated
+/// board's screen, the golden-byte tests' recorder and the benchmarks' bus
+/// counter.
 ///
-/// It frames runs exactly as the Linux transport does (control byte + up to
-/// `maxTransfer` bytes per transaction), so the emulator sees the real bus
-/// traffic, including the 32-byte SMBus fallback.
+/// It takes raw I2C messages, as the Linux bus does, and hands each to the
+/// emulator, which parses the control bytes itself; so the emulator sees the
+/// real bus traffic, including the 33-byte messages of an SMBus-only adapter.
 public final class EmulatedI2CDisplay: I2CTransport {
     public let emulator: DisplayEmulator
     public let address: UInt8
     public let functionality: I2CFunctionality
-    public let maxTransfer: Int
+    public let maxMessageLength: Int
 
     /// Keep a copy of every transaction in `log` (tests; allocates).
     public var recording = false
@@ -24,24 +25,21 @@ public final class EmulatedI2CDisplay: I2CTransport {
     /// testing what callers do when the bus fails.
     public var failNextWrite: HALError?
 
-    private let frame: UnsafeMutablePointer<UInt8>
-
     /// - Parameters:
-    ///   - smbusOnly: emulate an adapter without plain I2C (32-byte SMBus block writes).
-    public init(panel: EmulatedPanel, address: UInt8 = 0x3C, smbusOnly: Bool = false, maxTransfer: Int = 4096) {
+    ///   - smbusOnly: emulate an adapter without plain I2C (SMBus block
+    ///     writes: a command byte and 32 data bytes per transaction).
+    ///   - maxMessageLength: bytes per plain I2C transaction.
+    public init(panel: EmulatedPanel, address: UInt8 = 0x3C, smbusOnly: Bool = false, maxMessageLength: Int = 4096) {
         emulator = DisplayEmulator(panel: panel)
         self.address = address
         if smbusOnly {
             functionality = .smbusWriteI2CBlock
-            self.maxTransfer = 32
+            self.maxMessageLength = 33
         } else {
             functionality = [.plainI2C, .smbusWriteI2CBlock]
-            self.maxTransfer = maxTransfer
+            self.maxMessageLength = maxMessageLength
         }
-        frame = .allocate(capacity: self.maxTransfer + 1)
     }
-
-    deinit { frame.deallocate() }
 
     /// Clears the log and the counters (not the emulator).
     public func resetCounters() {
@@ -50,25 +48,22 @@ public final class EmulatedI2CDisplay: I2CTransport {
         busBytes = 0
     }
 
-    public func write(_ run: I2CRun, _ payload: UnsafeRawBufferPointer) throws(HALError) {
+    public func writeMessage(_ message: UnsafeRawBufferPointer) throws(HALError) {
+        precondition(!message.isEmpty && message.count <= maxMessageLength,
+                     "an I2C message of \(message.count) bytes (1...\(maxMessageLength) allowed)")
         if let e = failNextWrite {
             failNextWrite = nil
             throw e
         }
-        try I2CChunking.forEachChunk(payload, maxTransfer: maxTransfer) { (chunk) throws(HALError) in
-            frame[0] = run.rawValue
-            UnsafeMutableRawPointer(frame + 1).copyMemory(from: chunk.baseAddress!, byteCount: chunk.count)
-            let tx = UnsafeRawBufferPointer(start: frame, count: chunk.count + 1)
-            transactions += 1
-            busBytes += tx.count
-            if recording { log.append(Array(tx)) }
-            do throws(EmulatorFault) {
-                try emulator.receive(tx)
-            } catch {
-                throw HALError(operation: "write to emulated \(emulator.panel) at 0x\(String(address, radix: 16, uppercase: true))",
-                               errno: 0, reason: error.description,
-                               hint: "the emulator rejected these bytes: a driver bug")
-            }
+        transactions += 1
+        busBytes += message.count
+        if recording { log.append(Array(message)) }
+        do throws(EmulatorFault) {
+            try emulator.receive(message)
+        } catch {
+            throw HALError(operation: "write to emulated \(emulator.panel) at 0x\(String(address, radix: 16, uppercase: true))",
+                           errno: 0, reason: error.description,
+                           hint: "the emulator rejected these bytes: a driver bug")
         }
     }
 }

@@ -5,8 +5,9 @@ import Logging
 import Loop
 
 /// The board's buttons: each role has a gesture recognizer (debounce, press,
-/// long press, double press) fed with edges, either from a real GPIO line
-/// watched by the loop or injected by the harness on the simulated board.
+/// long press, double press) fed with the edges of its `ButtonLine`: read when
+/// the loop sees the line's descriptor readable (a GPIO line), or when the
+/// line says edges were pushed (the simulated board; software presses).
 public final class WatchButtons {
     public struct Button {
         public let role: ButtonRole
@@ -20,7 +21,7 @@ public final class WatchButtons {
     private let logger: Logger
 
     /// - Parameters:
-    ///   - lines: the opened GPIO lines by role (empty on the simulated board).
+    ///   - lines: the opened lines by role.
     ///   - handler: called with every recognised gesture.
     public init(
         roles: [ButtonRole], lines: [ButtonRole: any ButtonLine], timing: ButtonTiming, loop: EventLoop, logger: Logger,
@@ -36,19 +37,24 @@ public final class WatchButtons {
             buttons.append(Button(role: role, recognizer: recognizer, line: lines[role], source: nil))
         }
         for i in buttons.indices {
-            guard let line = buttons[i].line, line.pollDescriptor >= 0 else { continue }
+            guard let line = buttons[i].line else { continue }
             let recognizer = buttons[i].recognizer
             // With libgpiod v2 the kernel may debounce; then software does not add its delay.
             recognizer.kernelDebounceActive = line.kernelDebounceActive
             // A button already held at start-up is not a press when released.
             recognizer.reset(level: (try? line.isActive()) ?? false)
             let role = buttons[i].role
-            buttons[i].source = try loop.addSource(fd: line.pollDescriptor, events: .readable) { [logger] _ in
+            // One drain for both ways edges arrive, made once.
+            let drain = { [logger, unowned line] in
                 do {
                     while let edge = try line.readEdge() { recognizer.edge(edge) }
                 } catch {
                     logger.error("button \(role.rawValue): \(error)")
                 }
+            }
+            line.edgesQueued = drain
+            if line.pollDescriptor >= 0 {
+                buttons[i].source = try loop.addSource(fd: line.pollDescriptor, events: .readable) { _ in drain() }
             }
         }
     }
@@ -61,19 +67,13 @@ public final class WatchButtons {
         role == .positive && !roles.contains(.up) && !roles.contains(.down)
     }
 
-    /// Feeds an edge as if the line had changed now (the harness; tests).
-    public func inject(_ role: ButtonRole, active: Bool) -> Bool {
-        guard let b = buttons.first(where: { $0.role == role }) else { return false }
-        b.recognizer.edge(LineEdge(active: active, timestamp: loop.now))
-        return true
-    }
-
     public var roles: [ButtonRole] { buttons.map(\.role) }
 
     /// Stops watching and releases the lines.
     public func close() {
         for b in buttons {
             if let s = b.source { loop.removeSource(s) }
+            b.line?.edgesQueued = nil
             b.line?.release()
         }
         buttons.removeAll()

@@ -1,4 +1,5 @@
 import BoardConfig
+import Display
 import HAL
 import LinuxHAL
 import Peripheral

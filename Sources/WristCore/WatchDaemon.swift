@@ -17,9 +17,10 @@ import Screens
 import SimBoard
 import Watch
 
-/// The daemon's composition root: one event loop; the board's display,
-/// buttons and motor (real or simulated); the phone link; the harness; and an
-/// orderly shutdown on SIGINT / SIGTERM that leaves the motor off.
+/// The daemon's composition root: one event loop; the board's devices
+/// (display, buttons, motor and phone link, from the `BoardDevicesFactory`
+/// chosen once); the harness; and an orderly shutdown on SIGINT / SIGTERM
+/// that leaves the motor off.
 public final class WatchDaemon {
     public struct Options {
         /// Stop after this long (scripted runs).
@@ -41,19 +42,22 @@ public final class WatchDaemon {
     public let board: Board
     let logger: Logger
     let options: Options
+    let devicesFactory: BoardDevicesFactory
 
     /// Set while running (tests drive the daemon in-process).
+    public private(set) var devices: (any BoardDevices)?
     public private(set) var watch: WatchController?
     public private(set) var buttons: WatchButtons?
     public private(set) var harness: HarnessServer?
-    public private(set) var builtInPhone: SimulatedPhone?
-    /// The simulated panel, on the simulated board.
-    public private(set) var emulatedDisplay: EmulatedI2CDisplay?
+    /// The simulated board's panel (tests look at its registers).
+    public var emulatedDisplay: EmulatedI2CDisplay? { (devices as? SimulatedBoardDevices)?.display }
 
-    public init(board: Board, logger: Logger, options: Options = Options()) {
+    /// - Parameter devices: which devices to run on; by default what the board file asks for.
+    public init(board: Board, logger: Logger, options: Options = Options(), devices: BoardDevicesFactory? = nil) {
         self.board = board
         self.logger = logger
         self.options = options
+        devicesFactory = devices ?? .matching(board)
     }
 
     public convenience init(board: Board, logger: Logger, duration: Double?) {
@@ -64,7 +68,6 @@ public final class WatchDaemon {
 
     /// Runs until a signal (or `duration`) and returns after a clean shutdown.
     public func run() throws {
-        try preflight()
         let loop: EpollLoop
         do {
             loop = try EpollLoop()
@@ -82,45 +85,50 @@ public final class WatchDaemon {
         try start(on: loop)
         defer { stop() }
         if let d = options.duration { loop.schedule(after: d) { loop.shutdown() } }
-        // With Bluetooth, READY=1 waits until it has started (startBluetooth).
-        if bluetooth == nil { startSystemdNotifications(loop: loop) }
+        // READY=1 waits until the phone link accepts phones (Bluetooth starts on the loop).
+        running = true
+        if phoneLinkReady { startSystemdNotifications(loop: loop) }
         logger.info("press Ctrl-C to stop")
         do { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
-        if let failure = bluetoothFailure { throw failure }
+        if let failure = phoneLinkFailure { throw failure }
     }
 
     private var motorLine: (any MotorLine)?
     /// The simulated board's motor line (tests inject failures).
     public var simulatedMotorLine: SimulatedMotorLine? { motorLine as? SimulatedMotorLine }
-    public private(set) var bluetooth: BluetoothPeripheral?
-    /// Bluetooth did not start: the loop was shut down and `run(on:)` throws this.
-    private var bluetoothFailure: WristCoreFailure?
+    /// The phone link did not start: the loop was shut down and `run(on:)` throws this.
+    private var phoneLinkFailure: WristCoreFailure?
+    private var phoneLinkReady = false
+    private var running = false
     private var systemd: SystemdNotifier?
-    private var phoneEndpoint: SimulatedPhoneEndpoint?
     private var loop: EpollLoop?
 
     /// Opens the devices and starts the watch on `loop` without running it
     /// (tests then drive the loop themselves). Pair with `stop()`.
     public func start(on loop: EpollLoop) throws {
         self.loop = loop
+        let devices = try devicesFactory.make(
+            BoardDevicesContext(board: board, loop: loop, logger: logger, options: options, stateDirectory: stateDirectory))
+        self.devices = devices
+        try devices.preflight()
         let d = board.display
-        logger.info("WristCore \(WristCoreVersion.string) on \(board.name) [\(board.source)]\(board.simulated ? " (simulated hardware)" : "")")
-        logger.info("display \(d.controller.rawValue) \(d.width)x\(d.height) on \(board.simulated ? "the emulator" : d.devicePath) at 0x\(String(d.address, radix: 16, uppercase: true)); buttons: \(board.buttons.map(\.role.rawValue).joined(separator: ", ")); motor: \(board.motor == nil ? "none" : "yes")")
+        logger.info("WristCore \(WristCoreVersion.string) on \(board.name) [\(board.source)]\(devices.hardwareNote.map { " (\($0))" } ?? "")")
+        logger.info("display \(d.controller.rawValue) \(d.width)x\(d.height) on \(devices.displayLocation) at 0x\(String(d.address, radix: 16, uppercase: true)); buttons: \(board.buttons.map(\.role.rawValue).joined(separator: ", ")); motor: \(board.motor == nil ? "none" : "yes")")
 
         // The motor first, so every later failure path can switch it off.
-        let motor = try makeMotor(loop: loop)
+        let motor = try makeMotor(loop: loop, devices: devices)
         loop.onShutdown { [weak self] in self?.safeMotorOff() }
 
         do {
-            let watch = try makeWatch(loop: loop, motor: motor)
+            let watch = try makeWatch(loop: loop, motor: motor, devices: devices)
             self.watch = watch
-            buttons = try makeButtons(loop: loop, watch: watch)
-            if let path = try endpointPath(options.harnessEndpoint, flag: "--harness") {
-                harness = try HarnessServer(path: path, loop: loop, logger: logger, hooks: harnessHooks(watch))
+            buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
+            if let path = try Self.endpointPath(options.harnessEndpoint, flag: "--harness") {
+                harness = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: harnessHooks(watch))
                 logger.info("harness listening on unix:\(path)")
             }
             motor?.stateHandler = { [weak self] on, at in self?.harness?.motorChanged(on: on, at: at) }
-            try startPhone(loop: loop, watch: watch)
+            try startPhone(loop: loop, watch: watch, devices: devices)
             try watch.start(rotation: Rotation(rawValue: d.rotation) ?? .r0)
         } catch {
             stop()
@@ -134,18 +142,15 @@ public final class WatchDaemon {
         safeMotorOff()
         try? systemd?.stopping()
         systemd = nil
-        bluetooth?.stop()
-        bluetooth = nil
+        devices?.stopPhoneLink()
         watch?.stop()
         buttons?.close()
         harness?.close()
-        phoneEndpoint?.close()
         watch?.session?.close()
         motorLine?.release()
         motorLine = nil
         buttons = nil
         harness = nil
-        phoneEndpoint = nil
     }
 
     private func safeMotorOff() {
@@ -155,31 +160,11 @@ public final class WatchDaemon {
 
     // MARK: - Parts
 
-    private func preflight() throws {
-        guard !board.simulated else { return }
-        if options.phoneEndpoint != nil {
-            throw WristCoreFailure("--phone is for the simulated board (--board sim); a real board talks to the phone over Bluetooth", exitCode: WristCoreExit.usageOrConfiguration)
-        }
-        // Refuse to start on a board whose devices are missing or busy, saying how to fix it.
-        let report = Doctor(board: board, stateDirectory: stateDirectory).check()
-        for line in report.lines { logger.debug("\(line)") }
-        if report.failed {
-            let failures = report.lines.filter { $0.hasPrefix("FAIL") }.joined(separator: "\n")
-            throw WristCoreFailure("the board's devices are not ready:\n\(failures)\n(run 'wristcore doctor --board \(board.source)' for the full check)")
-        }
-    }
-
-    private func makeMotor(loop: EpollLoop) throws -> MotorController? {
+    private func makeMotor(loop: EpollLoop, devices: any BoardDevices) throws -> MotorController? {
         guard let wiring = board.motor else { return nil }
         let line: any MotorLine
-        if board.simulated {
-            line = SimulatedMotorLine()
-        } else {
-            do {
-                line = try GPIOMotorLine(chip: wiring.chip, line: wiring.line.gpioLineID, activeLow: wiring.activeLow, consumer: "wristcore-motor")
-            } catch {
-                throw WristCoreFailure("motor: \(error)")
-            }
+        do { line = try devices.openMotor(wiring) } catch {
+            throw WristCoreFailure("motor: \(error)")
         }
         motorLine = line
         var haptics = HapticsConfiguration()
@@ -192,21 +177,14 @@ public final class WatchDaemon {
         return motor
     }
 
-    private func makeWatch(loop: EpollLoop, motor: MotorController?) throws -> WatchController {
+    private func makeWatch(loop: EpollLoop, motor: MotorController?, devices: any BoardDevices) throws -> WatchController {
         let d = board.display
         guard let spec = ControllerSpec.named("\(d.controller.rawValue)-\(d.width)x\(d.height)") ?? ControllerSpec.named(d.controller.rawValue) else {
             throw WristCoreFailure("no controller description for \(d.controller.rawValue) \(d.width)x\(d.height)")
         }
         let transport: any I2CTransport
-        if board.simulated {
-            let panel = EmulatedPanel.named("\(d.controller.rawValue)-\(d.width)x\(d.height)") ?? .ssd1306_128x64
-            let emulated = EmulatedI2CDisplay(panel: panel, address: d.address)
-            emulatedDisplay = emulated
-            transport = emulated
-        } else {
-            do { transport = try I2CDevice(bus: d.bus, address: d.address) } catch {
-                throw WristCoreFailure("display: \(error)")
-            }
+        do { transport = try devices.openDisplay(d) } catch {
+            throw WristCoreFailure("display: \(error)")
         }
         var displayOptions = DisplayOptions(contrast: d.contrast, columnOffset: d.columnOffset)
         displayOptions.persist = false
@@ -245,18 +223,14 @@ public final class WatchDaemon {
             negative: corner(board.button(.negative)?.position) ?? .bottomLeft)
     }
 
-    private func makeButtons(loop: EpollLoop, watch: WatchController) throws -> WatchButtons {
+    private func makeButtons(loop: EpollLoop, watch: WatchController, devices: any BoardDevices) throws -> WatchButtons {
         var lines: [ButtonRole: any ButtonLine] = [:]
-        if !board.simulated {
-            for b in board.buttons {
-                do {
-                    lines[b.role] = try GPIOButtonLine(
-                        chip: b.chip, line: b.line.gpioLineID, activeLow: b.activeLow, bias: b.bias.gpioBias,
-                        debounce: board.input.debounce, consumer: "wristcore-\(b.role.rawValue)")
-                } catch {
-                    for l in lines.values { l.release() }
-                    throw WristCoreFailure("\(b.role.rawValue) button: \(error)")
-                }
+        for b in board.buttons {
+            do {
+                lines[b.role] = try devices.openButton(b, debounce: board.input.debounce)
+            } catch {
+                for l in lines.values { l.release() }
+                throw WristCoreFailure("\(b.role.rawValue) button: \(error)")
             }
         }
         let timing = ButtonTiming(debounce: board.input.debounce, longPress: board.input.longPress, doublePress: board.input.doublePress)
@@ -265,30 +239,41 @@ public final class WatchDaemon {
         }
     }
 
-    private func startPhone(loop: EpollLoop, watch: WatchController) throws {
-        guard board.simulated else {
-            // Real boards: the Bluetooth link (docs/bluetooth.md).
-            try startBluetooth(loop: loop, watch: watch)
-            return
-        }
-        if let path = try endpointPath(options.phoneEndpoint, flag: "--phone") {
-            watch.link = .advertising
-            phoneEndpoint = try SimulatedPhoneEndpoint(path: path, loop: loop, logger: logger) { [unowned self, unowned watch] channel in
-                guard watch.session == nil else { return false }
-                self.attachPhone(channel, security: nil, loop: loop, watch: watch)
-                return true
-            }
-            logger.info("phone endpoint listening on unix:\(path) (SOCK_SEQPACKET, one ATT PDU per message)")
-            return
-        }
-        // The built-in simulated iPhone, over an in-process socket pair.
-        let (watchEnd, phoneEnd) = try SeqPacketChannel.pair(names: ("phone link", "simulated iPhone"))
-        let phone = SimulatedPhone(channel: phoneEnd, loop: loop)
-        phone.logHandler = { [logger] line in logger.debug("simulated iPhone: \(line)") }
-        builtInPhone = phone
-        attachPhone(watchEnd, security: nil, loop: loop, watch: watch)
-        try phone.start()
-        phone.run(options.phoneScript ?? BuiltInScenario.events)
+    /// The phone link of the board's devices (Bluetooth on a real board:
+    /// docs/bluetooth.md), reported to the watch.
+    private func startPhone(loop: EpollLoop, watch: WatchController, devices: any BoardDevices) throws {
+        try devices.startPhoneLink(PhoneLinkHandlers(
+            linkInUse: { [unowned watch] in watch.session != nil },
+            connected: { [unowned self, unowned watch] channel, security in
+                self.attachPhone(channel, security: security, loop: loop, watch: watch)
+            },
+            disconnected: { [unowned watch] in watch.phoneDisconnected() },
+            stateChanged: { [unowned watch] state in
+                switch state {
+                case .off: watch.link = .off
+                case .advertising: watch.link = .advertising
+                case .connected: watch.link = .connected
+                case .encrypted: watch.link = .encrypted
+                }
+            },
+            pairingRequested: { [unowned watch] passkey, reply in watch.showPairing(passkey: passkey, reply: reply) },
+            pairingEnded: { [unowned watch] _ in watch.pairingFinished() },
+            staleBond: { [unowned watch] address in
+                watch.showNotice("Pair again: the phone \(address) forgot this watch")
+            },
+            ready: { [weak self, unowned loop] failure in
+                guard let self else { return }
+                guard let failure else {
+                    self.phoneLinkReady = true
+                    // Before `run` started the loop, `run` sends READY=1 itself.
+                    if self.running { self.startSystemdNotifications(loop: loop) }
+                    return
+                }
+                // A failure stops the daemon (the shutdown steps switch the motor off); `run(on:)` throws it.
+                self.logger.error("the phone link did not start: shutting down")
+                self.phoneLinkFailure = WristCoreFailure(failure)
+                loop.shutdown()
+            }))
     }
 
     /// Runs a phone session over an accepted link.
@@ -307,7 +292,8 @@ public final class WatchDaemon {
         }
     }
 
-    private func endpointPath(_ spec: String?, flag: String) throws -> String? {
+    /// The path of a `unix:PATH` endpoint option.
+    static func endpointPath(_ spec: String?, flag: String) throws -> String? {
         guard let spec else { return nil }
         guard spec.hasPrefix("unix:"), spec.count > 5 else {
             throw WristCoreFailure("\(flag) takes unix:PATH (for example \(flag) unix:/tmp/wristcore-\(flag.dropFirst(2)).sock), not '\(spec)'", exitCode: WristCoreExit.usageOrConfiguration)
@@ -317,7 +303,7 @@ public final class WatchDaemon {
 
     private func harnessHooks(_ watch: WatchController) -> HarnessServer.Hooks {
         HarnessServer.Hooks(
-            setButton: { [weak self] role, active in self?.buttons?.inject(role, active: active) ?? false },
+            setButton: { [weak self] role, active in self?.setButton(role, active: active) ?? false },
             snapshot: { [weak self] format in
                 guard let self else { return [] }
                 let image = self.screenImage(watch)
@@ -330,38 +316,21 @@ public final class WatchDaemon {
             stateJSON: { HarnessJSON.state(watch) })
     }
 
-    /// What the panel shows: decoded from the bytes the emulator received on
-    /// the simulated board; the framebuffer on a real one.
+    /// Presses (or releases) a button in software, as an edge on its line
+    /// now: the harness, the demo. False when the board has no such button.
+    public func setButton(_ role: ButtonRole, active: Bool) -> Bool {
+        buttons != nil && devices?.setButton(role, active: active) == true
+    }
+
+    /// What the panel shows: what the devices can tell (the simulated panel
+    /// decodes the bytes it received), else the framebuffer.
     func screenImage(_ watch: WatchController) -> MonoImage {
-        if let e = emulatedDisplay {
-            let rotation = Rotation(rawValue: board.display.rotation) ?? .r0
-            return e.emulator.image().viewed(as: rotation)
+        if let glass = devices?.panelImage() {
+            return glass.viewed(as: Rotation(rawValue: board.display.rotation) ?? .r0)
         }
         return MonoImage(watch.framebuffer)
     }
 }
-
-extension LineSelector {
-    /// The same line in the HAL's terms.
-    public var gpioLineID: GPIOLineID {
-        switch self {
-        case .offset(let o): .offset(o)
-        case .name(let n): .name(n)
-        }
-    }
-}
-
-extension LineBias {
-    var gpioBias: GPIOBias {
-        switch self {
-        case .pullUp: .pullUp
-        case .pullDown: .pullDown
-        case .disabled: .disabled
-        case .asIs: .asIs
-        }
-    }
-}
-
 
 extension WatchDaemon {
     /// Where bonds live: --state-dir, else systemd's $STATE_DIRECTORY, else /var/lib/wristcore.
@@ -369,47 +338,6 @@ extension WatchDaemon {
         options.stateDirectory
             ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
             ?? BondStore.defaultDirectory
-    }
-
-    /// The Bluetooth link of a real board: the watch owns the controller
-    /// through the kernel's management socket, advertises, pairs (the passkey
-    /// on screen, confirmed with the buttons), keeps bonds, and hands each
-    /// accepted L2CAP ATT link to a phone session.
-    func startBluetooth(loop: EpollLoop, watch: WatchController) throws {
-        let bt = BluetoothPeripheral.kernel(board: board, stateDirectory: stateDirectory, loop: loop, logger: logger)
-        bt.onConnection = { [unowned self, unowned watch] link in
-            self.attachPhone(link, security: link, loop: loop, watch: watch)
-        }
-        bt.onDisconnected = { [unowned watch] _ in watch.phoneDisconnected() }
-        bt.onPairingRequest = { [unowned watch, unowned bt] passkey in
-            watch.showPairing(passkey: passkey) { accept in bt.confirmPairing(accept) }
-        }
-        bt.onPairingEnded = { [unowned watch] _ in watch.pairingFinished() }
-        bt.onStateChange = { [unowned watch] state in
-            switch state {
-            case .stopped, .failed: watch.link = .off
-            case .advertising: watch.link = .advertising
-            case .connected: watch.link = .connected
-            case .encrypted: watch.link = .encrypted
-            }
-        }
-        bt.onStaleBond = { [unowned watch] address in
-            watch.showNotice("Pair again: the phone \(address) forgot this watch")
-        }
-        bluetooth = bt
-        // Start-up completes on the loop. A failure stops the daemon (the
-        // shutdown steps switch the motor off) and `run(on:)` throws it.
-        bt.start { [weak self, unowned loop] result in
-            guard let self else { return }
-            switch result {
-            case .success:
-                self.startSystemdNotifications(loop: loop)
-            case .failure(let error):
-                self.logger.error("Bluetooth did not start: shutting down")
-                self.bluetoothFailure = WristCoreFailure("Bluetooth: \(error)")
-                loop.shutdown()
-            }
-        }
     }
 
     /// READY=1 once running, WATCHDOG=1 from the loop (a hung loop stops the

@@ -74,7 +74,7 @@ struct RunCommand: ParsableCommand {
         options.phoneEndpoint = phone
         options.harnessEndpoint = harness
         options.stateDirectory = stateDir
-        try WatchDaemon(board: loaded, logger: Logger(label: "wristcore"), options: options).run()
+        try WatchDaemon(board: loaded, logger: Logger(label: "wristcore"), options: options, devices: .matching(loaded)).run()
     }
 }
 

@@ -118,9 +118,9 @@ struct I2CTransportTests {
         #expect(fake.messages == [[0x40] + frame, [0x00, 0x21, 0x00, 0x7F]])
         #expect(fake.calls.contains("rdwr 60 1025"))
         #expect(!fake.calls.contains { $0.hasPrefix("slave") })
-        // A smaller transfer limit splits runs into that many bytes each.
+        // A smaller message limit splits runs into that many bytes each (control byte included).
         let fake2 = FakeI2C()
-        let small = try I2CDevice(bus: 1, address: 0x3D, maxTransfer: 100, system: fake2)
+        let small = try I2CDevice(bus: 1, address: 0x3D, maxMessageLength: 101, system: fake2)
         try small.write(.data, frame)
         #expect(fake2.messages.count == 11)
         #expect(fake2.messages.allSatisfy { $0[0] == 0x40 && $0.count <= 101 })
@@ -133,7 +133,7 @@ struct I2CTransportTests {
         fake.funcs = 0x0800_0000   // I2C_FUNC_SMBUS_WRITE_I2C_BLOCK only
         let dev = try I2CDevice(bus: 1, address: 0x3C, system: fake)
         #expect(dev.mode == .smbusBlock)
-        #expect(dev.maxTransfer == 32)
+        #expect(dev.maxMessageLength == 33)
         #expect(fake.calls.contains("slave 60"))
         let payload = (0..<100).map { UInt8($0) }
         try dev.write(.data, payload)

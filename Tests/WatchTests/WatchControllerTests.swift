@@ -18,9 +18,9 @@ import Watch
     final class NullTransport: I2CTransport {
         let address: UInt8 = 0x3C
         let functionality: I2CFunctionality = .plainI2C
-        let maxTransfer = 4096
+        let maxMessageLength = 4097
         var writes = 0
-        func write(_ run: I2CRun, _ payload: UnsafeRawBufferPointer) throws(HALError) { writes += 1 }
+        func writeMessage(_ message: UnsafeRawBufferPointer) throws(HALError) { writes += 1 }
     }
 
     final class Rig {

@@ -9,7 +9,7 @@ import HAL
 /// queued while the socket is full, so a slow reader never blocks the loop.
 ///
 /// Not on a hot path: the harness is a test and bench tool.
-public final class LineConnection {
+public final class LineConnection: LineChannel {
     private var fd: FileDescriptor?
     private var inbound: [UInt8] = []
     private var outbound: [UInt8] = []
@@ -27,10 +27,7 @@ public final class LineConnection {
     /// True while queued output waits for the socket to become writable.
     public var hasPendingOutput: Bool { !outbound.isEmpty }
 
-    public enum ReadResult: Equatable {
-        case lines([String])
-        case closed
-    }
+    public typealias ReadResult = LineReadResult
 
     /// Reads what is available and returns the complete lines (without the
     /// newline, a trailing CR removed). `.closed` at end of stream or on error.

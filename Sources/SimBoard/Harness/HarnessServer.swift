@@ -1,12 +1,12 @@
 import BoardConfig
 import HAL
-import LinuxHAL
 import Logging
 import Loop
 
 /// The harness endpoint: a Unix stream socket speaking the line protocol of
 /// `HarnessCommand` (docs/harness.md), so scripts and tests in any language
 /// can press the watch's buttons, follow its motor and look at its screen.
+/// The socket comes from the injected `LocalSockets`.
 ///
 /// Not part of the steady-state path: it allocates freely.
 public final class HarnessServer {
@@ -29,26 +29,26 @@ public final class HarnessServer {
     }
 
     private final class Client {
-        let connection: LineConnection
+        let connection: any LineChannel
         var source: SourceID?
         var streamsMotor = false
-        init(_ c: LineConnection) { connection = c }
+        init(_ c: any LineChannel) { connection = c }
     }
 
     public let path: String
-    private let listener: UnixSocketListener
+    private let listener: any ConnectionListener<any LineChannel>
     private let loop: EventLoop
     private let logger: Logger
     private let hooks: Hooks
     private var listenerSource: SourceID?
     private var clients: [ObjectIdentifier: Client] = [:]
 
-    public init(path: String, loop: EventLoop, logger: Logger, hooks: Hooks) throws(HALError) {
+    public init(path: String, sockets: any LocalSockets, loop: EventLoop, logger: Logger, hooks: Hooks) throws(HALError) {
         self.path = path
         self.loop = loop
         self.logger = logger
         self.hooks = hooks
-        listener = try UnixSocketListener(path: path, kind: .stream)
+        listener = try sockets.listenForLines(at: path)
         listenerSource = try loop.addSource(fd: listener.pollDescriptor, events: .readable) { [unowned self] _ in self.acceptAll() }
     }
 
@@ -69,13 +69,13 @@ public final class HarnessServer {
 
     private func acceptAll() {
         while true {
-            let accepted: FileDescriptor?
+            let accepted: (any LineChannel)?
             do { accepted = try listener.accept() } catch {
                 logger.warning("harness: \(error)")
                 return
             }
-            guard let fd = accepted else { return }
-            let client = Client(LineConnection(adopting: fd))
+            guard let connection = accepted else { return }
+            let client = Client(connection)
             let id = ObjectIdentifier(client)
             do {
                 client.source = try loop.addSource(fd: client.connection.pollDescriptor, events: .readable) {

@@ -1,5 +1,3 @@
-import SimBoard
-
 /// What the built-in simulated iPhone plays on `wristcore run --board sim`
 /// without a phone endpoint: a few everyday notifications, so the simulated
 /// watch has something to show. (`wristcore demo` plays scenario files.)

@@ -1,27 +1,29 @@
 import HAL
-import LinuxHAL
 import Logging
 import Loop
 
 /// The simulated board's phone endpoint: a Unix `SOCK_SEQPACKET` socket where
 /// each accepted connection is one BLE link carrying raw ATT PDUs, so any
 /// program can play the iPhone (docs/harness.md). One phone at a time, as on
-/// the air: a second connection is refused while one is up.
+/// the air: a second connection is refused while one is up. The socket comes
+/// from the injected `LocalSockets`.
 public final class SimulatedPhoneEndpoint {
     public let path: String
-    private let listener: UnixSocketListener
+    private let listener: any ConnectionListener<any PacketChannel>
     private let loop: EventLoop
     private let logger: Logger
     private var source: SourceID?
     /// Given each accepted link; returns false to refuse it (one is already up).
-    private let connected: (SeqPacketChannel) -> Bool
+    private let connected: (any PacketChannel) -> Bool
 
-    public init(path: String, loop: EventLoop, logger: Logger, connected: @escaping (SeqPacketChannel) -> Bool) throws(HALError) {
+    public init(
+        path: String, sockets: any LocalSockets, loop: EventLoop, logger: Logger, connected: @escaping (any PacketChannel) -> Bool
+    ) throws(HALError) {
         self.path = path
         self.loop = loop
         self.logger = logger
         self.connected = connected
-        listener = try UnixSocketListener(path: path, kind: .seqPacket)
+        listener = try sockets.listenForPackets(at: path, linkName: "phone link")
         source = try loop.addSource(fd: listener.pollDescriptor, events: .readable) { [unowned self] _ in self.acceptAll() }
     }
 
@@ -35,10 +37,10 @@ public final class SimulatedPhoneEndpoint {
 
     private func acceptAll() {
         while true {
-            let channel: SeqPacketChannel
+            let channel: any PacketChannel
             do {
-                guard let fd = try listener.accept() else { return }
-                channel = try SeqPacketChannel(adopting: fd, name: "phone link")
+                guard let accepted = try listener.accept() else { return }
+                channel = accepted
             } catch {
                 logger.warning("phone endpoint: \(error)")
                 return

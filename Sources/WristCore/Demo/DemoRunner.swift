@@ -1,6 +1,7 @@
 import LinuxLoop
 import BoardConfig
 import Foundation
+import Graphics
 import HAL
 import LinuxHAL
 import Logging
@@ -37,10 +38,10 @@ public final class DemoRunner {
     /// Called with each headless frame (tests).
     public var frameHandler: ((Int, MonoImage) -> Void)?
 
+    /// - Parameter board: gives the display geometry and the buttons; the demo
+    ///   always runs on simulated devices, whatever board file it comes from.
     public init(board: Board, options: Options, logger: Logger) {
-        var b = board
-        b.simulated = true  // the demo never opens devices, whatever the geometry source
-        self.board = b
+        self.board = board
         self.options = options
         self.logger = logger
     }
@@ -59,14 +60,14 @@ public final class DemoRunner {
         o.settings.dimAfter = .seconds(45)
         o.settings.offAfter = .seconds(600)
         o.keepPowerSettings = true
-        return WatchDaemon(board: board, logger: logger, options: o)
+        return WatchDaemon(board: board, logger: logger, options: o, devices: .simulated)
     }
 
     private func scheduleButtons(_ daemon: WatchDaemon, loop: EpollLoop) {
         for step in options.scenario.scaled(by: options.speed).buttonSteps {
             loop.schedule(after: step.at) { [weak daemon] in
-                _ = daemon?.buttons?.inject(step.role, active: true)
-                loop.schedule(after: step.hold) { _ = daemon?.buttons?.inject(step.role, active: false) }
+                _ = daemon?.setButton(step.role, active: true)
+                loop.schedule(after: step.hold) { _ = daemon?.setButton(step.role, active: false) }
             }
         }
     }
@@ -122,8 +123,8 @@ public final class DemoRunner {
         let started = loop.now
         let press: (ButtonRole) -> Void = { [weak daemon] role in
             guard let daemon else { return }
-            _ = daemon.buttons?.inject(role, active: true)
-            loop.schedule(after: .milliseconds(80)) { _ = daemon.buttons?.inject(role, active: false) }
+            _ = daemon.setButton(role, active: true)
+            loop.schedule(after: .milliseconds(80)) { _ = daemon.setButton(role, active: false) }
             lastPress = role.rawValue
         }
         var keyBuffer = [UInt8](repeating: 0, count: 64)

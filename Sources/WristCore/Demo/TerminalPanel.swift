@@ -1,4 +1,4 @@
-import SimBoard
+import Graphics
 
 /// Draws the panel's pixels as terminal text, at the panel's real aspect
 /// (terminal cells are about twice as tall as wide):

@@ -1,5 +1,6 @@
 import BoardConfig
 import Foundation
+import Graphics
 import HAL
 import Logging
 import SimBoard

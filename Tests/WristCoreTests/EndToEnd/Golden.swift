@@ -1,4 +1,5 @@
 import Foundation
+import Graphics
 import SimBoard
 import Testing
 

@@ -1,0 +1,56 @@
+import HAL
+
+/// The phone link as the status bar shows it.
+public enum PhoneLinkState: Sendable, Equatable {
+    /// No link possible (Bluetooth stopped or failed).
+    case off
+    /// Waiting for the phone (advertising, or a phone endpoint listening).
+    case advertising
+    /// Connected, not encrypted yet.
+    case connected
+    /// Connected and encrypted.
+    case encrypted
+}
+
+/// What a board's phone link reports to the watch. Made once at start-up;
+/// the link calls these on the loop.
+public struct PhoneLinkHandlers {
+    /// True while a phone session runs: a simulated endpoint refuses a second
+    /// phone then (one at a time, as on the air).
+    public var linkInUse: () -> Bool
+    /// A phone connected: run a session over `channel`; `security` raises the
+    /// link's security when the link can (Bluetooth), nil otherwise.
+    public var connected: (_ channel: any PacketChannel, _ security: (any LinkSecurityControl)?) -> Void
+    /// The phone's link went down.
+    public var disconnected: () -> Void
+    public var stateChanged: (PhoneLinkState) -> Void
+    /// Numeric comparison: show the 6-digit passkey; call `reply` with the wearer's answer.
+    public var pairingRequested: (_ passkey: UInt32, _ reply: @escaping (Bool) -> Void) -> Void
+    /// The pairing dialog is over (answered, timed out or failed).
+    public var pairingEnded: (_ accepted: Bool) -> Void
+    /// A stored bond no longer works (the phone forgot the watch) and was removed.
+    public var staleBond: (BluetoothAddress) -> Void
+    /// Called once when the link accepts phones (nil), or could not start
+    /// (why). Bluetooth starts on the loop, after `startPhoneLink` returned.
+    public var ready: (_ failure: String?) -> Void
+
+    public init(
+        linkInUse: @escaping () -> Bool,
+        connected: @escaping (_ channel: any PacketChannel, _ security: (any LinkSecurityControl)?) -> Void,
+        disconnected: @escaping () -> Void,
+        stateChanged: @escaping (PhoneLinkState) -> Void,
+        pairingRequested: @escaping (_ passkey: UInt32, _ reply: @escaping (Bool) -> Void) -> Void,
+        pairingEnded: @escaping (_ accepted: Bool) -> Void,
+        staleBond: @escaping (BluetoothAddress) -> Void,
+        ready: @escaping (_ failure: String?) -> Void = { _ in }
+    ) {
+        self.linkInUse = linkInUse
+        self.connected = connected
+        self.disconnected = disconnected
+        self.stateChanged = stateChanged
+        self.pairingRequested = pairingRequested
+        self.pairingEnded = pairingEnded
+        self.staleBond = staleBond
+        self.ready = ready
+    }
+}

@@ -1,0 +1,35 @@
+/// What one read on a `LineChannel` produced.
+public enum LineReadResult: Equatable, Sendable {
+    /// The complete lines that arrived (without the newline, a trailing CR removed); may be empty.
+    case lines([String])
+    /// The peer closed the connection, it failed, or a line was too long.
+    case closed
+}
+
+/// A connected byte stream carrying a line protocol (the harness endpoint).
+/// Incoming bytes are split into lines; outgoing bytes are queued while the
+/// peer is slow, so a slow reader never blocks the loop.
+///
+/// Non-blocking; the run loop watches `pollDescriptor` for readability, and
+/// for writability while `hasPendingOutput`. Not on a hot path: it allocates.
+public protocol LineChannel: AnyObject {
+    /// The descriptor to watch (-1 once closed).
+    var pollDescriptor: Int32 { get }
+    var isOpen: Bool { get }
+    /// True while queued output waits for the peer to take it.
+    var hasPendingOutput: Bool { get }
+    /// Reads what is available and returns the complete lines.
+    func readLines() -> LineReadResult
+    /// Queues bytes and sends as much as the peer takes now; false when the connection is gone.
+    @discardableResult func write(_ bytes: [UInt8]) -> Bool
+    /// Sends queued output; call when the descriptor is writable. False when the connection is gone.
+    @discardableResult func flush() -> Bool
+    /// Closes the connection (idempotent).
+    func close()
+}
+
+extension LineChannel {
+    /// Queues text as UTF-8.
+    @discardableResult
+    public func write(_ text: String) -> Bool { write(Array(text.utf8)) }
+}

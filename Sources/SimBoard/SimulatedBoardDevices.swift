@@ -1,0 +1,105 @@
+import BoardConfig
+import Graphics
+import HAL
+import Logging
+import Loop
+
+/// The simulated board's devices: an emulated panel decoding the driver's
+/// I2C messages, buttons whose edges the harness and the demo push, a motor
+/// line that reports its level, and a phone — a peer on the phone endpoint
+/// (`--phone unix:PATH`), else the built-in simulated iPhone over an
+/// in-process link. No fd is opened here: sockets come from the injected
+/// `LocalSockets`.
+public final class SimulatedBoardDevices: BoardDevices {
+    public struct Options {
+        /// Listen for phone links at this path instead of starting the built-in iPhone.
+        public var phoneEndpointPath: String?
+        /// What the built-in iPhone plays (default: `BuiltInScenario.events`).
+        public var phoneScript: [PhoneEvent]?
+        public init(phoneEndpointPath: String? = nil, phoneScript: [PhoneEvent]? = nil) {
+            self.phoneEndpointPath = phoneEndpointPath
+            self.phoneScript = phoneScript
+        }
+    }
+
+    public let board: Board
+    public let options: Options
+    /// The panel, once opened.
+    public private(set) var display: EmulatedI2CDisplay?
+    /// The motor, once opened (tests inject failures).
+    public private(set) var motorLine: SimulatedMotorLine?
+    /// The buttons opened, by role.
+    public private(set) var buttonLines: [ButtonRole: SimulatedButtonLine] = [:]
+    /// The built-in iPhone, when no phone endpoint is given.
+    public private(set) var builtInPhone: SimulatedPhone?
+    public private(set) var phoneEndpoint: SimulatedPhoneEndpoint?
+
+    private let loop: any EventLoop
+    private let sockets: any LocalSockets
+    private let logger: Logger
+
+    public init(board: Board, loop: any EventLoop, sockets: any LocalSockets, logger: Logger, options: Options = Options()) {
+        self.board = board
+        self.loop = loop
+        self.sockets = sockets
+        self.logger = logger
+        self.options = options
+    }
+
+    public var hardwareNote: String? { "simulated hardware" }
+    public var displayLocation: String { "the emulator" }
+
+    public func preflight() throws {}
+
+    public func openDisplay(_ wiring: DisplayWiring) throws(HALError) -> any I2CTransport {
+        let panel = EmulatedPanel.named("\(wiring.controller.rawValue)-\(wiring.width)x\(wiring.height)") ?? .ssd1306_128x64
+        let emulated = EmulatedI2CDisplay(panel: panel, address: wiring.address)
+        display = emulated
+        return emulated
+    }
+
+    public func openButton(_ wiring: ButtonWiring, debounce: Duration) throws(HALError) -> any ButtonLine {
+        let line = SimulatedButtonLine { [loop] in loop.now }
+        buttonLines[wiring.role] = line
+        return line
+    }
+
+    public func openMotor(_ wiring: MotorWiring) throws(HALError) -> any MotorLine {
+        let line = SimulatedMotorLine()
+        motorLine = line
+        return line
+    }
+
+    public func startPhoneLink(_ handlers: PhoneLinkHandlers) throws {
+        if let path = options.phoneEndpointPath {
+            handlers.stateChanged(.advertising)
+            phoneEndpoint = try SimulatedPhoneEndpoint(path: path, sockets: sockets, loop: loop, logger: logger) { channel in
+                guard !handlers.linkInUse() else { return false }
+                handlers.connected(channel, nil)
+                return true
+            }
+            logger.info("phone endpoint listening on unix:\(path) (SOCK_SEQPACKET, one ATT PDU per message)")
+            handlers.ready(nil)
+            return
+        }
+        let (watchEnd, phoneEnd) = try sockets.packetPair(names: ("phone link", "simulated iPhone"))
+        let phone = SimulatedPhone(channel: phoneEnd, loop: loop)
+        phone.logHandler = { [logger] line in logger.debug("simulated iPhone: \(line)") }
+        builtInPhone = phone
+        handlers.connected(watchEnd, nil)
+        try phone.start()
+        phone.run(options.phoneScript ?? BuiltInScenario.events)
+        handlers.ready(nil)
+    }
+
+    public func stopPhoneLink() {
+        phoneEndpoint?.close()
+        phoneEndpoint = nil
+    }
+
+    public func setButton(_ role: ButtonRole, active: Bool) -> Bool {
+        buttonLines[role]?.push(active: active) ?? false
+    }
+
+    public func panelImage() -> MonoImage? { display?.emulator.image() }
+}

@@ -1,0 +1,168 @@
+import BoardConfig
+import Graphics
+import HAL
+import LinuxHAL
+import LinuxLoop
+import Logging
+import Peripheral
+import SimBoard
+
+/// A real board's devices on Linux: the display on i2c-dev, buttons and motor
+/// on libgpiod lines, and the phone over Bluetooth LE (the watch owns its
+/// controller through the kernel's management socket: docs/bluetooth.md).
+///
+/// Each button's GPIO line is paired with a software line, so the harness can
+/// press buttons on a real board too (docs/harness.md); both feed the same
+/// gesture recognizer.
+public final class LinuxBoardDevices: BoardDevices {
+    public let board: Board
+    /// The Bluetooth peripheral, while the phone link runs.
+    public private(set) var bluetooth: BluetoothPeripheral?
+
+    private let loop: EpollLoop
+    private let logger: Logger
+    private let stateDirectory: String
+    private let phoneEndpoint: String?
+    private var softwarePresses: [ButtonRole: SimulatedButtonLine] = [:]
+
+    /// - Parameters:
+    ///   - stateDirectory: where bonds are kept.
+    ///   - phoneEndpoint: a `--phone` given by mistake (refused by `preflight`).
+    public init(board: Board, loop: EpollLoop, logger: Logger, stateDirectory: String, phoneEndpoint: String? = nil) {
+        self.board = board
+        self.loop = loop
+        self.logger = logger
+        self.stateDirectory = stateDirectory
+        self.phoneEndpoint = phoneEndpoint
+    }
+
+    public var hardwareNote: String? { nil }
+    public var displayLocation: String { board.display.devicePath }
+
+    /// Refuses a board whose devices are missing or busy, saying how to fix it.
+    public func preflight() throws {
+        if phoneEndpoint != nil {
+            throw WristCoreFailure("--phone is for the simulated board (--board sim); a real board talks to the phone over Bluetooth", exitCode: WristCoreExit.usageOrConfiguration)
+        }
+        let report = Doctor(board: board, stateDirectory: stateDirectory).check()
+        for line in report.lines { logger.debug("\(line)") }
+        if report.failed {
+            let failures = report.lines.filter { $0.hasPrefix("FAIL") }.joined(separator: "\n")
+            throw WristCoreFailure("the board's devices are not ready:\n\(failures)\n(run 'wristcore doctor --board \(board.source)' for the full check)")
+        }
+    }
+
+    public func openDisplay(_ wiring: DisplayWiring) throws(HALError) -> any I2CTransport {
+        try I2CDevice(bus: wiring.bus, address: wiring.address)
+    }
+
+    public func openButton(_ wiring: ButtonWiring, debounce: Duration) throws(HALError) -> any ButtonLine {
+        let gpio = try GPIOButtonLine(
+            chip: wiring.chip, line: wiring.line.gpioLineID, activeLow: wiring.activeLow, bias: wiring.bias.gpioBias,
+            debounce: debounce, consumer: "wristcore-\(wiring.role.rawValue)")
+        let software = SimulatedButtonLine { [loop] in loop.now }
+        softwarePresses[wiring.role] = software
+        return GPIOButtonWithSoftwarePresses(gpio: gpio, software: software)
+    }
+
+    public func openMotor(_ wiring: MotorWiring) throws(HALError) -> any MotorLine {
+        try GPIOMotorLine(chip: wiring.chip, line: wiring.line.gpioLineID, activeLow: wiring.activeLow, consumer: "wristcore-motor")
+    }
+
+    /// The Bluetooth link: advertises, pairs (the passkey on screen, confirmed
+    /// with the buttons), keeps bonds, and hands each accepted L2CAP ATT link
+    /// to the watch.
+    public func startPhoneLink(_ handlers: PhoneLinkHandlers) throws {
+        let bt = BluetoothPeripheral.kernel(board: board, stateDirectory: stateDirectory, loop: loop, logger: logger)
+        bt.onConnection = { link in handlers.connected(link, link) }
+        bt.onDisconnected = { _ in handlers.disconnected() }
+        bt.onPairingRequest = { [unowned bt] passkey in
+            handlers.pairingRequested(passkey) { accept in bt.confirmPairing(accept) }
+        }
+        bt.onPairingEnded = { accepted in handlers.pairingEnded(accepted) }
+        bt.onStateChange = { state in
+            switch state {
+            case .stopped, .failed: handlers.stateChanged(.off)
+            case .advertising: handlers.stateChanged(.advertising)
+            case .connected: handlers.stateChanged(.connected)
+            case .encrypted: handlers.stateChanged(.encrypted)
+            }
+        }
+        bt.onStaleBond = { address in handlers.staleBond(address) }
+        bluetooth = bt
+        // Start-up completes on the loop (mgmt answers); `ready` reports it.
+        bt.start { result in
+            switch result {
+            case .success: handlers.ready(nil)
+            case .failure(let error): handlers.ready("Bluetooth: \(error)")
+            }
+        }
+    }
+
+    public func stopPhoneLink() {
+        bluetooth?.stop()
+        bluetooth = nil
+    }
+
+    public func setButton(_ role: ButtonRole, active: Bool) -> Bool {
+        softwarePresses[role]?.push(active: active) ?? false
+    }
+
+    public func panelImage() -> MonoImage? { nil }
+}
+
+/// A real button's line with software presses beside it: the GPIO line's
+/// edges come through its descriptor, pushed ones through `edgesQueued`;
+/// both are drained by the same `readEdge()`.
+final class GPIOButtonWithSoftwarePresses: ButtonLine {
+    let gpio: GPIOButtonLine
+    let software: SimulatedButtonLine
+
+    init(gpio: GPIOButtonLine, software: SimulatedButtonLine) {
+        self.gpio = gpio
+        self.software = software
+    }
+
+    var pollDescriptor: Int32 { gpio.pollDescriptor }
+    var kernelDebounceActive: Bool { gpio.kernelDebounceActive }
+    var edgesQueued: (() -> Void)? {
+        get { software.edgesQueued }
+        set { software.edgesQueued = newValue }
+    }
+
+    func readEdge() throws(HALError) -> LineEdge? {
+        if let edge = try gpio.readEdge() { return edge }
+        return try software.readEdge()
+    }
+
+    func isActive() throws(HALError) -> Bool {
+        if try gpio.isActive() { return true }
+        return try software.isActive()
+    }
+
+    func release() {
+        gpio.release()
+        software.release()
+    }
+}
+
+extension LineSelector {
+    /// The same line in the HAL's terms.
+    public var gpioLineID: GPIOLineID {
+        switch self {
+        case .offset(let o): .offset(o)
+        case .name(let n): .name(n)
+        }
+    }
+}
+
+extension LineBias {
+    var gpioBias: GPIOBias {
+        switch self {
+        case .pullUp: .pullUp
+        case .pullDown: .pullDown
+        case .disabled: .disabled
+        case .asIs: .asIs
+        }
+    }
+}
