@@ -168,7 +168,7 @@ let package = Package(
             name: "WristCoreTests",
             dependencies: [
                 "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Screens",
-                "Input", "Haptics", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
+                "Graphics", "Input", "Haptics", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["EndToEnd/Golden"]),

@@ -23,7 +23,7 @@ FORBIDDEN = C_MODULES | {"LinuxHAL", "LinuxLoop"}
 PURE = ["HAL", "Loop", "ATTCodec", "GATT", "ANCS", "PhoneServices", "Peripheral", "Graphics", "Display",
         "Input", "Haptics", "Screens", "BoardConfig", "Watch", "Decode", "SimBoard", "FontCompiler"]
 # Where `simulated` may decide anything: the two board-devices implementations and the one choice.
-SIMULATED_ALLOWED = re.compile(r"^Sources/(SimBoard/Simulated.*Devices.*|WristCore/LinuxBoardDevices.*|WristCore/BoardDevicesChoice.*|BoardConfig/.*)\.swift$")
+SIMULATED_ALLOWED = re.compile(r"^Sources/(SimBoard/Simulated.*Devices.*|WristCore/LinuxBoardDevices.*|WristCore/BoardDevicesFactory|BoardConfig/.*)\.swift$")
 SYSCALL = re.compile(r"(?<![.\w])(open|openat|close|read|write|socket|bind|listen|accept4?|connect|recv|recvmsg|send|sendmsg|poll|ioctl|epoll_\w+|timerfd_\w+|signalfd|pipe2?|fsync|rename|unlink)\(")
 
 def describe():

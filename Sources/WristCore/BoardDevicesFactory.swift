@@ -50,3 +50,34 @@ public struct BoardDevicesFactory {
         board.simulated ? .simulated : .linux
     }
 }
+
+extension BoardDevicesFactory {
+    /// What `wristcore doctor` reports: the system and wiring checks for a
+    /// real board; on simulated hardware there is nothing to check.
+    public static func doctorReport(for board: Board, stateDirectory: String) -> Doctor.Report {
+        guard !board.simulated else {
+            var r = Doctor.Report()
+            r.ok("board \(board.source): \(board.name)")
+            r.ok("simulated board: no devices to check")
+            return r
+        }
+        return Doctor(board: board, stateDirectory: stateDirectory).check()
+    }
+
+    /// `wristcore motor-off`: drives the board's motor line inactive (after a
+    /// crash or kill -9 the kernel keeps a released line at its last level).
+    /// Returns what was done, for the user.
+    public static func forceMotorOff(for board: Board) throws(WristCoreFailure) -> String {
+        guard let motor = board.motor, !board.simulated else { return "no motor line to switch off on \(board.name)" }
+        let line: GPIOMotorLine
+        do {
+            // Requesting the output drives it inactive; release keeps it driven low until reboot on most SoCs.
+            line = try GPIOMotorLine(chip: motor.chip, line: motor.line.gpioLineID, activeLow: motor.activeLow, consumer: "wristcore-motor-off")
+        } catch {
+            throw WristCoreFailure("motor-off: \(error)")
+        }
+        try? line.setActive(false)
+        line.release()
+        return "motor line \(motor.chip) \(motor.line) driven inactive"
+    }
+}

@@ -35,7 +35,7 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         global.bootstrapLogging()
         let loaded = try BoardLoader.load(argument: board)
-        let report = Doctor(board: loaded, stateDirectory: stateDir).check()
+        let report = BoardDevicesFactory.doctorReport(for: loaded, stateDirectory: stateDir)
         for line in report.lines { print(line) }
         if report.failed { throw WristCoreFailure("\(report.failureCount) check(s) failed", exitCode: WristCoreExit.runtimeFailure) }
     }

@@ -24,19 +24,6 @@ struct MotorOffCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try BoardLoader.load(argument: board)
-        guard let motor = loaded.motor, !loaded.simulated else {
-            print("no motor line to switch off on \(loaded.name)")
-            return
-        }
-        let line: GPIOMotorLine
-        do {
-            // Requesting the output drives it inactive; release keeps it driven low until reboot on most SoCs.
-            line = try GPIOMotorLine(chip: motor.chip, line: motor.line.gpioLineID, activeLow: motor.activeLow, consumer: "wristcore-motor-off")
-        } catch {
-            throw WristCoreFailure("motor-off: \(error)")
-        }
-        try? line.setActive(false)
-        line.release()
-        print("motor line \(motor.chip) \(motor.line) driven inactive")
+        print(try BoardDevicesFactory.forceMotorOff(for: loaded))
     }
 }

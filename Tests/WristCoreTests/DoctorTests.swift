@@ -134,7 +134,8 @@ final class FakeDoctorSystem: DoctorSystem {
 
     @Test func simulatedBoardChecksNothing() throws {
         let sim = try BoardLoader.load(argument: "sim")
-        let report = Doctor(board: sim, system: FakeDoctorSystem()).check()
-        #expect(report.lines.count == 2 && !report.failed)
+        let report = BoardDevicesFactory.doctorReport(for: sim, stateDirectory: "/nonexistent")
+        #expect(report.lines == ["ok    board Boards/sim.json: Simulated watch", "ok    simulated board: no devices to check"])
+        #expect(!report.failed)
     }
 }
