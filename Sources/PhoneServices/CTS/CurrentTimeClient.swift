@@ -83,6 +83,6 @@ public struct PhoneClock: Hashable, Sendable {
         let elapsed = now.duration(since: receivedAt).nanosecondsClamped
         let fraction = Int64(time.fractions256) * 1_000_000_000 / 256
         let total = base + (elapsed + fraction) / 1_000_000_000
-        return CivilTime.components(secondsSinceEpoch: total)
+        return CurrentTime(CivilTime(secondsSinceEpoch: total))
     }
 }
