@@ -134,11 +134,11 @@ let package = Package(
             dependencies: ["GATT", "ATTCodec", "PhoneServices", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "SimBoard", "HAL"], exclude: ["Golden"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "WristCore"]),
-        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "HAL"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "LinuxHAL", "HAL"]),
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "HAL"]),
