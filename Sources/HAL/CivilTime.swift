@@ -28,7 +28,7 @@ public struct CivilTime: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The civil time `seconds` after 1970-01-01T00:00:00 (before it when
-    /// negative). Total over Int64.
+    /// negative). Total over Int64 (with a 64-bit Int).
     public init(secondsSinceEpoch seconds: Int64) {
         let days = Self.floorDivide(seconds, by: Self.secondsPerDay)
         let secondOfDay = Int(Self.floorModulo(seconds, by: Self.secondsPerDay))
@@ -38,7 +38,7 @@ public struct CivilTime: Hashable, Sendable, CustomStringConvertible {
         second = secondOfDay % 60
     }
 
-    /// Midnight of the day `days` after 1970-01-01. Total over Int64.
+    /// Midnight of the day `days` after 1970-01-01. Total over Int64 (with a 64-bit Int).
     public init(daysSinceEpoch days: Int64) {
         // Count from 0000-03-01, so a leap day ends its 400-year era: split
         // into eras before shifting, so no Int64 input overflows.
