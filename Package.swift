@@ -138,12 +138,12 @@ let package = Package(
             dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "SimBoard", "HAL"], exclude: ["Golden"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "WristCore"]),
         .testTarget(name: "LinuxHALTests", dependencies: ["LinuxHAL", "HAL"]),
-        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "HAL"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "LinuxHAL", "HAL"]),
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "HAL"]),
@@ -162,6 +162,7 @@ let package = Package(
             name: "WatchTests",
             dependencies: [
                 "Watch", "BoardConfig", "ANCS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
+                "LinuxHAL",  // FileBytes, to read the shipped fonts; the code under test never touches a descriptor
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

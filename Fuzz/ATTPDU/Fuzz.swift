@@ -1,6 +1,5 @@
-// libFuzzer target for the ATT PDU decoder (and the Current Time values).
-// The codec sources are linked in from Sources/ATT (Linked_*.swift symlinks),
-// since Fuzz/run.sh compiles only top-level module files.
+// libFuzzer target for the ATT PDU decoder (the ATTCodec module). The
+// Current Time values have their own target, CTSValues.
 //
 // Input: byte 0 picks the ATT_MTU (23...517), the rest is one PDU.
 // Invariants:
@@ -11,14 +10,14 @@
 //   point; 128-bit forms of 16-bit UUIDs legitimately shrink to 2 bytes);
 // - when no UUID can shrink, re-encoding gives back the input exactly.
 
+import ATTCodec
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 1 else { return 0 }
     let mtu = 23 + Int(data[0]) * 2  // 23 ... 533: also exercises MTUs above 517
     let input = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
 
-    _ = CurrentTime(input)
-    _ = LocalTimeInformation(input)
     if input.count == 2 || input.count == 4 || input.count == 16 { _ = BluetoothUUID(littleEndian: input) }
 
     let first: [UInt8]

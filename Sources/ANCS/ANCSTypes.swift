@@ -1,14 +1,7 @@
 // The ANCS vocabulary: identifiers, enumerations and flags from the
 // Apple Notification Center Service specification (little-endian, UTF-8).
 // Reserved values never make a parser fail: they are kept as `.unknown(n)`.
-
-/// The GATT UUIDs of the service and its three characteristics.
-public enum ANCSUUID {
-    public static let service = "7905F431-B5CE-4E99-A40F-4B1E122D00D0"
-    public static let notificationSource = "9FBF120D-6301-42D9-8C58-25E699A21DBD"
-    public static let controlPoint = "69D1D8F3-45E1-49A8-9821-9BBDFDAAD9D9"
-    public static let dataSource = "22EAC6E9-24D6-4BB5-BE44-B36ACE7C7BFB"
-}
+// (The GATT UUIDs are ATTCodec's: BluetoothUUID.ancsService and friends.)
 
 /// A notification's UID, valid only inside the session that announced it.
 public struct NotificationUID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import HAL
+
 /// The Date notification attribute: a wall-clock date-time in the phone's
 /// local time zone, sent as `yyyyMMdd'T'HHmmSS` (Unicode Technical Standard
 /// #35; the trailing `SS` is seconds in practice: `20140509T193000`).
@@ -15,7 +17,7 @@ public struct ANCSDateTime: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// Validating initializer; nil for an impossible date or time.
     public init?(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+        guard (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year),
             (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
         else { return nil }
         self.year = year
@@ -53,14 +55,9 @@ public struct ANCSDateTime: Hashable, Comparable, Sendable, CustomStringConverti
         self = parsed
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2:
-            let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-            return leap ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+    /// The same wall-clock time, for calendar arithmetic.
+    public var civil: CivilTime {
+        CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
     public static func < (a: Self, b: Self) -> Bool {
@@ -69,13 +66,7 @@ public struct ANCSDateTime: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     /// ISO 8601 without a zone, e.g. `2014-05-09T19:30:00`.
-    public var description: String {
-        func pad(_ v: Int, _ width: Int) -> String {
-            let s = String(v)
-            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
-    }
+    public var description: String { civil.description }
 }
 
 /// The MessageSize notification attribute: the full length of the Message,

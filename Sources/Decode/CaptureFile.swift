@@ -101,14 +101,13 @@ public struct CaptureFile: Sendable {
             let original = Int(be32(b, o))
             let included = Int(be32(b, o + 4))
             let flags = be32(b, o + 8)
-            let timestamp = Int64(bitPattern: be64(b, o + 16))
             guard included <= left - 24 else {
                 file.error = DecodeError(.capture(format: "btsnoop", record: record, fileOffset: o),
                     "truncated: the record announces \(included) bytes of packet data, \(left - 24) left")
                 break
             }
             var data = Array(b[(o + 24)..<(o + 24 + included)])
-            let time = timestamp &- DecodeTime.btsnoopEpochOffset
+            let time = DecodeTime.unixMicroseconds(btsnoop: be64(b, o + 16))
             var kind = Packet.Kind.other
             var controller: UInt16 = 0
             switch datalink {

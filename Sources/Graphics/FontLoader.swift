@@ -1,12 +1,12 @@
-import FoundationEssentials
+import HAL
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Finds and loads the compiled fonts (`*.wcf`) shipped in the repository's `Fonts/`.
+/// Finds the compiled fonts (`*.wcf`) shipped in the repository's `Fonts/`
+/// and parses them. It reads no files itself: `readFile` hands it a file's
+/// bytes (LinuxHAL's `FileBytes.readIfPresent`, passed in by the composition
+/// root and the tests), so Graphics only ever sees bytes.
 ///
-/// Search order (first directory holding the file wins):
+/// Search order (first directory holding the file wins), as `searchPath`
+/// builds it from what the caller read from the process:
 /// 1. the explicit directory given by the caller (a board file or `--fonts`);
 /// 2. every directory in `$WRISTCORE_FONTS` (colon-separated);
 /// 3. `<directory of the executable>/../share/wristcore/fonts` (an installed daemon);
@@ -14,7 +14,7 @@ import Glibc
 /// 5. the package's own `Fonts/`, found from this source file's path (tests, `swift run`).
 ///
 /// Load fonts once at start-up and keep them; nothing here runs per frame.
-public enum FontLoader {
+public struct FontLoader {
     /// The shipped font files.
     public enum Shipped: String, CaseIterable, Sendable {
         /// X11 misc-fixed 6x10: Latin, Greek, Cyrillic; 21 columns on 128 px.
@@ -27,51 +27,72 @@ public enum FontLoader {
         case cjk = "unifont-16.wcf"
     }
 
+    /// Reads a whole file: its bytes, nil when there is no such file; throws
+    /// when it exists but cannot be read.
+    public typealias ReadFile = (_ path: String) throws(HALError) -> [UInt8]?
+
+    /// The directories searched, in order.
+    public let searchPath: [String]
+    private let readFile: ReadFile
+
+    public init(searchPath: [String], readFile: @escaping ReadFile) {
+        self.searchPath = searchPath
+        self.readFile = readFile
+    }
+
+    /// The environment variable listing extra font directories (colon-separated).
+    public static let environmentVariable = "WRISTCORE_FONTS"
+
     /// This file's path when it was compiled: the package's own Fonts/ is
     /// found from it (tests, `swift run`, benchmarks).
     static let packageSourceFile: String = #filePath
 
-    /// The directories searched, in order, for this call.
+    /// The package's own `Fonts/` (Sources/Graphics/FontLoader.swift -> <package>/Fonts).
+    public static var packageFontsDirectory: String { parent(parent(parent(packageSourceFile))) + "/Fonts" }
+
+    /// The directories to search, in order, from what the caller read from
+    /// the process: `fontsVariable` is `$WRISTCORE_FONTS`.
     public static func searchPath(explicit: String? = nil,
-                                  environment: [String: String]? = nil,
-                                  executablePath: String? = nil,
-                                  currentDirectory: String? = nil,
+                                  fontsVariable: String?,
+                                  executablePath: String?,
+                                  currentDirectory: String?,
                                   sourceFile: String? = nil) -> [String] {
         var dirs: [String] = []
         if let explicit, !explicit.isEmpty { dirs.append(explicit) }
-        let env = environment ?? ProcessInfo.processInfo.environment
-        if let list = env["WRISTCORE_FONTS"] {
+        if let list = fontsVariable {
             dirs += list.split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }
-        if let exe = executablePath ?? Self.executablePath() {
+        if let exe = executablePath {
             dirs.append(parent(parent(exe)) + "/share/wristcore/fonts")
         }
-        let cwd = currentDirectory ?? FileManager.default.currentDirectoryPath
-        dirs.append(cwd + "/Fonts")
-        // Sources/Graphics/FontLoader.swift -> <package>/Fonts
+        dirs.append((currentDirectory ?? ".") + "/Fonts")
         dirs.append(parent(parent(parent(sourceFile ?? packageSourceFile))) + "/Fonts")
         var seen = Set<String>()
         return dirs.filter { seen.insert($0).inserted }
     }
 
-    /// Finds a font file on the search path.
-    public static func locate(_ fileName: String, searchPath: [String]) throws(FontError) -> String {
+    /// Loads a font by file name from the search path.
+    public func load(_ fileName: String) throws(FontError) -> BitmapFont {
         for dir in searchPath {
             let path = dir.hasSuffix("/") ? dir + fileName : dir + "/" + fileName
-            if FileManager.default.fileExists(atPath: path) { return path }
+            if let bytes = try read(path) { return try Self.parse(bytes, path: path) }
         }
         throw .notFound(name: fileName, searched: searchPath)
     }
 
+    /// Loads a shipped font.
+    public func load(_ font: Shipped) throws(FontError) -> BitmapFont {
+        try load(font.rawValue)
+    }
+
     /// Loads a font file by path.
-    public static func load(path: String) throws(FontError) -> BitmapFont {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(filePath: path))
-        } catch {
-            throw .unreadable(path: path, reason: "\(error)")
-        }
-        let bytes = [UInt8](data)
+    public func load(path: String) throws(FontError) -> BitmapFont {
+        guard let bytes = try read(path) else { throw .unreadable(path: path, reason: "no such file") }
+        return try Self.parse(bytes, path: path)
+    }
+
+    /// Parses a font file's bytes; `path` names it in the error.
+    public static func parse(_ bytes: [UInt8], path: String) throws(FontError) -> BitmapFont {
         do {
             return try BitmapFont(bytes: bytes)
         } catch {
@@ -80,14 +101,8 @@ public enum FontLoader {
         }
     }
 
-    /// Loads a font by file name from the search path.
-    public static func load(_ fileName: String, searchPath: [String] = FontLoader.searchPath()) throws(FontError) -> BitmapFont {
-        try load(path: locate(fileName, searchPath: searchPath))
-    }
-
-    /// Loads a shipped font.
-    public static func load(_ font: Shipped, searchPath: [String] = FontLoader.searchPath()) throws(FontError) -> BitmapFont {
-        try load(font.rawValue, searchPath: searchPath)
+    private func read(_ path: String) throws(FontError) -> [UInt8]? {
+        do { return try readFile(path) } catch { throw .unreadable(path: path, reason: error.reason) }
     }
 
     static func parent(_ path: String) -> String {
@@ -96,63 +111,5 @@ public enum FontLoader {
         guard let slash = p.lastIndex(of: "/") else { return "." }
         if slash == p.startIndex { return "/" }
         return String(p[..<slash])
-    }
-
-    /// The running executable's path (/proc/self/exe on Linux).
-    static func executablePath() -> String? {
-        #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        #else
-        return CommandLine.arguments.first
-        #endif
-    }
-}
-
-/// An ordered list of fonts: each character is drawn with the first font that
-/// has it (for example body text, then Unifont for CJK and emoji).
-public struct FontChain: Sendable {
-    public let fonts: [BitmapFont]
-
-    public init(_ fonts: [BitmapFont]) {
-        precondition(!fonts.isEmpty, "FontChain needs at least one font")
-        self.fonts = fonts
-    }
-
-    public init(_ first: BitmapFont, _ rest: BitmapFont...) {
-        self.init([first] + rest)
-    }
-
-    /// The primary font (metrics for missing-glyph boxes come from it).
-    @inlinable public var primary: BitmapFont { fonts[0] }
-
-    /// The first font with a glyph for `scalar`, as (font index, glyph).
-    @inline(__always)
-    public func lookup(_ scalar: UInt32) -> (font: Int, glyph: Glyph)? {
-        for i in fonts.indices {
-            if let g = fonts[i].glyph(for: scalar) { return (i, g) }
-        }
-        return nil
-    }
-
-    /// The largest ascent and descent of the fonts in `mask` (bit i = font i).
-    func metrics(usedFonts mask: UInt32) -> (ascent: Int, descent: Int) {
-        var a = 0, d = 0
-        for i in fonts.indices where mask & (1 << UInt32(i)) != 0 {
-            a = max(a, fonts[i].ascent)
-            d = max(d, fonts[i].descent)
-        }
-        if a == 0 && d == 0 { return (primary.ascent, primary.descent) }
-        return (a, d)
-    }
-
-    /// Loads the shipped fonts: `body` (or another Latin font) then the CJK fallback.
-    public static func standard(primary: FontLoader.Shipped = .body,
-                                searchPath: [String] = FontLoader.searchPath()) throws(FontError) -> FontChain {
-        let main = try FontLoader.load(primary, searchPath: searchPath)
-        let cjk = try FontLoader.load(.cjk, searchPath: searchPath)
-        return FontChain([main, cjk])
     }
 }

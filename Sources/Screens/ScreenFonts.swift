@@ -17,11 +17,11 @@ public struct ScreenFonts: Sendable {
     }
 
     /// Loads the shipped fonts; Unifont (about 1 MB) is loaded once and shared.
-    public static func standard(searchPath: [String] = FontLoader.searchPath()) throws(FontError) -> ScreenFonts {
-        let cjk = try FontLoader.load(.cjk, searchPath: searchPath)
-        let body = try FontLoader.load(.body, searchPath: searchPath)
-        let small = try FontLoader.load(.small, searchPath: searchPath)
-        let large = try FontLoader.load(.large, searchPath: searchPath)
+    public static func standard(loader: FontLoader) throws(FontError) -> ScreenFonts {
+        let cjk = try loader.load(.cjk)
+        let body = try loader.load(.body)
+        let small = try loader.load(.small)
+        let large = try loader.load(.large)
         return ScreenFonts(body: FontChain([body, cjk]), small: FontChain([small, cjk]), large: FontChain([large, cjk]))
     }
 }

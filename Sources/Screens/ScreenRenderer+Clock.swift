@@ -18,7 +18,7 @@ extension ScreenRenderer {
             let column = timeWidth + 4
             if let t = status.time {
                 scratch.clear()
-                CivilTime.appendWeekday(CivilTime.weekday(t), to: scratch)
+                DateText.appendWeekday(DateText.weekday(t), to: scratch)
                 line(fb, scratch.bytes, fonts.small, x: column, baseline: 8, maxWidth: width - column)
                 scratch.clear().append(decimal: t.day)
                 line(fb, scratch.bytes, fonts.small, x: column, baseline: 19, maxWidth: width - column)
@@ -33,9 +33,9 @@ extension ScreenRenderer {
         drawBig(scratch.bytes, x: (width - timeWidth) / 2, inkTop: inkY, scale: scale, into: fb)
         if let t = status.time {
             scratch.clear()
-            CivilTime.appendWeekday(CivilTime.weekday(t), to: scratch)
+            DateText.appendWeekday(DateText.weekday(t), to: scratch)
             scratch.append(" ").append(decimal: t.day).append(" ")
-            CivilTime.appendMonth(t.month, to: scratch)
+            DateText.appendMonth(t.month, to: scratch)
             line(fb, scratch.bytes, fonts.body, x: 0, baseline: inkY + inkHeight + 14, maxWidth: width, alignment: .center)
         }
         drawLinkGlyph(status.link, rightEdge: 11, top: height - 10, into: fb)

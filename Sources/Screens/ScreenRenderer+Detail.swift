@@ -122,7 +122,7 @@ extension ScreenRenderer {
     func appendShortDate(_ date: ANCSDateTime, now: WallClockTime?, to out: TextScratch) {
         if let now, now.year != date.year || now.month != date.month || now.day != date.day {
             out.append(decimal: date.day).append(" ")
-            CivilTime.appendMonth(date.month, to: out)
+            DateText.appendMonth(date.month, to: out)
         } else {
             out.append(decimal: date.hour, width: 2).append(":").append(decimal: date.minute, width: 2)
         }

@@ -68,7 +68,7 @@ extension ScreenRenderer {
         let textX = ic.width + 3
         scratch.clear()
         if let now = status.time, let date = n.date {
-            CivilTime.appendAge(seconds: CivilTime.seconds(now) - CivilTime.seconds(date), to: scratch)
+            DateText.appendAge(seconds: DateText.age(of: date, at: now), to: scratch)
         }
         let ageWidth = scratch.count > 0 ? measure(scratch.bytes, fonts.small) : 0
         let ageX = rowWidth - 1 - ageWidth

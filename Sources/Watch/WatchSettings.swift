@@ -14,9 +14,16 @@ public struct WatchSettings: Sendable {
     public var pixelShiftInterval: Duration = .seconds(180)
     /// How long a pairing request waits for a button before it is rejected.
     public var pairingTimeout: Duration = .seconds(30)
-    /// Where the time comes from while the phone has not sent its own (the
-    /// system clock in the local time zone; tests pin it).
-    public var systemClock: @Sendable () -> WallClockTime = { WallClock.system() }
+    /// Where the time comes from while the phone has not sent its own: the
+    /// composition root injects the system clock in the local time zone
+    /// (LinuxHAL's `LocalClock`); by default a fixed time, so nothing built
+    /// without the root (a test) reads the host's clock.
+    public var systemClock: @Sendable () -> WallClockTime
 
-    public init() {}
+    /// What `systemClock` says unless one is injected: 2000-01-01 00:00, a Saturday.
+    public static let fixedTime = WallClockTime(year: 2000, month: 1, day: 1, hour: 0, minute: 0, second: 0, weekday: 6)
+
+    public init(systemClock: @escaping @Sendable () -> WallClockTime = { WatchSettings.fixedTime }) {
+        self.systemClock = systemClock
+    }
 }

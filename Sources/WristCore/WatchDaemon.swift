@@ -31,7 +31,8 @@ public final class WatchDaemon {
         public var harnessEndpoint: String?
         /// What the built-in simulated iPhone plays when no phone endpoint is given.
         public var phoneScript: [PhoneEvent]?
-        public var settings = WatchSettings()
+        /// The system clock is LinuxHAL's local time (demo and tests pin it).
+        public var settings = WatchSettings(systemClock: { WallClockTime(LocalClock.now()) })
         /// Use `settings`' display power timings instead of the board file's.
         public var keepPowerSettings = false
         /// Where bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore).
@@ -170,7 +171,7 @@ public final class WatchDaemon {
         var haptics = HapticsConfiguration()
         if let q = wiring.quietHours { haptics.quietHours = QuietHours(startMinute: q.start, endMinute: q.end) }
         let motor = MotorController(line: line, scheduler: loop, configuration: haptics, minuteOfDay: {
-            let t = WallClock.system()
+            let t = LocalClock.now()
             return t.hour * 60 + t.minute
         })
         motor.errorHandler = { [logger] error in logger.error("motor switched off after an error: \(error)") }
@@ -192,7 +193,12 @@ public final class WatchDaemon {
         let rotation = Rotation(rawValue: d.rotation) ?? .r0
         let framebuffer = Framebuffer(width: spec.width, height: spec.height, rotation: rotation)
         let fonts: ScreenFonts
-        do { fonts = try ScreenFonts.standard() } catch {
+        let fontLoader = FontLoader(
+            searchPath: FontLoader.searchPath(
+                fontsVariable: CurrentProcess.environment(FontLoader.environmentVariable),
+                executablePath: CurrentProcess.executablePath, currentDirectory: CurrentProcess.currentDirectory),
+            readFile: FileBytes.readIfPresent)
+        do { fonts = try ScreenFonts.standard(loader: fontLoader) } catch {
             throw WristCoreFailure("fonts: \(error) (set WRISTCORE_FONTS to the Fonts/ directory of the source tree)")
         }
         let renderer = ScreenRenderer(width: framebuffer.width, height: framebuffer.height, fonts: fonts, placement: buttonPlacement)

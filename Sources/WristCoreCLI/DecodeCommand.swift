@@ -1,6 +1,5 @@
 import ArgumentParser
 import Decode
-import Foundation
 import HAL
 import LinuxHAL
 import SimBoard
@@ -141,15 +140,18 @@ struct DecodeCommand: ParsableCommand {
     func bytes(_ text: String) throws(WristCoreFailure) -> [UInt8] { try HexBytes.parse(text) }
 
     func decodeCapture(_ path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
+        // Decode reads no files: the bytes come from here.
+        let bytes: [UInt8]?
+        do { bytes = try FileBytes.readIfPresent(path) } catch {
             throw WristCoreFailure(
-                exists ? "cannot read \(path): permission denied? (btmon writes its files as root: sudo chown $USER \(path))"
-                    : "\(path): no such file",
+                "cannot read \(path): permission denied? (btmon writes its files as root: sudo chown $USER \(path))",
                 exitCode: WristCoreExit.usageOrConfiguration)
         }
+        guard let bytes else {
+            throw WristCoreFailure("\(path): no such file", exitCode: WristCoreExit.usageOrConfiguration)
+        }
         let decoding: CaptureDecoding
-        do { decoding = try CaptureDecoder(side: capturedOn).decode([UInt8](data)) } catch let error as DecodeError {
+        do { decoding = try CaptureDecoder(side: capturedOn).decode(bytes) } catch {
             throw error.failure
         }
         for r in decoding.records { print(json ? r.jsonLine : r.textLine) }

@@ -1,10 +1,10 @@
-import Glibc
 import HAL
 import LinuxHAL
 
-/// A blocking, one-shot harness client for command-line tools
-/// (`wristcore screenshot`): sends one command, returns the reply line and
-/// any payload that follows it.
+/// A one-shot harness request for command-line tools (`wristcore
+/// screenshot`): sends one command, returns the reply line and any payload
+/// that follows it. The socket is LinuxHAL's `BlockingLineClient`; this is
+/// only the harness protocol.
 public enum HarnessRequest {
     public struct Reply {
         public var line: String
@@ -12,50 +12,31 @@ public enum HarnessRequest {
     }
 
     /// `path` is the socket path (without `unix:`).
-    public static func send(_ command: String, to path: String, timeoutSeconds: Int = 10) throws -> Reply {
-        let fd: FileDescriptor
-        do { fd = try UnixSocketListener.connect(path: path, kind: .stream) } catch {
+    public static func send(_ command: String, to path: String, timeoutSeconds: Int = 10) throws(WristCoreFailure) -> Reply {
+        let client: BlockingLineClient
+        do { client = try BlockingLineClient(path: path, timeout: .seconds(timeoutSeconds)) } catch {
             throw WristCoreFailure(
                 "cannot reach the harness at unix:\(path): \(error.reason) (is 'wristcore run ... --harness unix:\(path)' running?)")
         }
-        let raw = fd.rawValue
-        // Blocking with a receive timeout: simple, and it cannot hang forever.
-        _ = fcntl(raw, F_SETFL, fcntl(raw, F_GETFL) & ~O_NONBLOCK)
-        var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        _ = setsockopt(raw, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        let request = Array((command + "\n").utf8)
-        _ = request.withUnsafeBytes { Glibc.send(raw, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        func fill() throws -> Bool {
-            let n = chunk.withUnsafeMutableBytes { Glibc.recv(raw, $0.baseAddress, $0.count, 0) }
-            if n > 0 {
-                buffer.append(contentsOf: chunk[0..<n])
-                return true
-            }
-            if n == 0 { return false }
-            throw WristCoreFailure("no answer from the harness at unix:\(path) within \(timeoutSeconds) s")
-        }
-        var line: String?
-        while line == nil {
-            if let nl = buffer.firstIndex(of: 0x0A) {
-                line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                // Streamed motor events are not replies.
-                if line!.hasPrefix("motor ") { line = nil }
-                continue
-            }
-            guard try fill() else { throw WristCoreFailure("the harness at unix:\(path) closed the connection") }
-        }
+        let noAnswer = WristCoreFailure("no answer from the harness at unix:\(path) within \(timeoutSeconds) s")
+        // A failed send shows as the reply that never comes (closed or no answer).
+        try? client.send(line: command)
+        var reply: String
+        repeat {
+            let line: String?
+            do { line = try client.readLine() } catch { throw noAnswer }
+            guard let line else { throw WristCoreFailure("the harness at unix:\(path) closed the connection") }
+            reply = line
+        } while reply.hasPrefix("motor ")  // streamed motor events are not replies
         var payload: [UInt8] = []
-        let words = line!.split(separator: " ")
+        let words = reply.split(separator: " ")
         if words.first == "snapshot", words.count == 3, let count = Int(words[2]) {
-            while buffer.count < count {
-                guard try fill() else { throw WristCoreFailure("the harness closed the connection in the middle of a snapshot") }
-            }
-            payload = Array(buffer[..<count])
+            let bytes: [UInt8]?
+            do { bytes = try client.readBytes(count) } catch { throw noAnswer }
+            guard let bytes else { throw WristCoreFailure("the harness closed the connection in the middle of a snapshot") }
+            payload = bytes
         }
-        if line!.hasPrefix("error ") { throw WristCoreFailure("harness: \(line!.dropFirst(6))") }
-        return Reply(line: line!, payload: payload)
+        if reply.hasPrefix("error ") { throw WristCoreFailure("harness: \(reply.dropFirst(6))") }
+        return Reply(line: reply, payload: payload)
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import HAL
+import LinuxHAL
 import WristCore
 
 struct ScreenshotCommand: ParsableCommand {
@@ -34,7 +34,7 @@ struct ScreenshotCommand: ParsableCommand {
     func run() throws {
         let pbm = output.lowercased().hasSuffix(".pbm")
         let reply = try HarnessRequest.send("snapshot \(pbm ? "pbm" : "png")", to: String(harness.dropFirst(5)))
-        guard FileManager.default.createFile(atPath: output, contents: Data(reply.payload)) else {
+        do { try FileBytes.write(reply.payload, to: output) } catch {
             throw WristCoreFailure("cannot write \(output) (does the directory exist and is it writable?)")
         }
         print("wrote \(output) (\(reply.payload.count) bytes)")

@@ -99,7 +99,11 @@ func build(_ args: [String]) {
 }
 
 func load(_ path: String) -> BitmapFont {
-    do { return try FontLoader.load(path: path) } catch { fail("\(error)") }
+    let bytes: [UInt8]
+    do { bytes = [UInt8](try Data(contentsOf: URL(filePath: path))) } catch {
+        fail("\(FontError.unreadable(path: path, reason: "\(error)"))")
+    }
+    do { return try FontLoader.parse(bytes, path: path) } catch { fail("\(error)") }
 }
 
 func info(_ args: [String]) {

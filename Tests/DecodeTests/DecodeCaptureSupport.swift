@@ -96,10 +96,10 @@ enum TestCapture {
         case event([UInt8])
     }
 
-    static let ancs = HCIFrames.uuid128(ANCSUUID.service)
-    static let ns = HCIFrames.uuid128(ANCSUUID.notificationSource)
-    static let cp = HCIFrames.uuid128(ANCSUUID.controlPoint)
-    static let ds = HCIFrames.uuid128(ANCSUUID.dataSource)
+    static let ancs = HCIFrames.uuid128("7905F431-B5CE-4E99-A40F-4B1E122D00D0")
+    static let ns = HCIFrames.uuid128("9FBF120D-6301-42D9-8C58-25E699A21DBD")
+    static let cp = HCIFrames.uuid128("69D1D8F3-45E1-49A8-9821-9BBDFDAAD9D9")
+    static let ds = HCIFrames.uuid128("22EAC6E9-24D6-4BB5-BE44-B36ACE7C7BFB")
 
     static let command = ControlPoint.getNotificationAttributes(uid: NotificationUID(42), attributes: AttributeList([
         .notification(.appIdentifier, maxLength: 64), .notification(.title, maxLength: 32),

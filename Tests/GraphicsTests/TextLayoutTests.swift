@@ -1,11 +1,14 @@
 import Graphics
+import HAL
+import LinuxHAL
 import Testing
 
 /// The shipped fonts, loaded once for all layout tests.
 enum ShippedFonts {
-    static let body: BitmapFont = try! FontLoader.load(.body)
-    static let small: BitmapFont = try! FontLoader.load(.small)
-    static let cjk: BitmapFont = try! FontLoader.load(.cjk)
+    static var loader: FontLoader { FontLoader(searchPath: [FontLoader.packageFontsDirectory], readFile: FileBytes.readIfPresent) }
+    static let body: BitmapFont = try! loader.load(.body)
+    static let small: BitmapFont = try! loader.load(.small)
+    static let cjk: BitmapFont = try! loader.load(.cjk)
     static let chain = FontChain(body, cjk)
 }
 
@@ -46,15 +49,44 @@ struct TextLayoutTests {
 
     @Test("the search path honours an explicit directory and WRISTCORE_FONTS first")
     func searchPath() throws {
-        let path = FontLoader.searchPath(explicit: "/opt/fonts", environment: ["WRISTCORE_FONTS": "/a:/b"],
+        let path = FontLoader.searchPath(explicit: "/opt/fonts", fontsVariable: "/a:/b",
                                          executablePath: "/usr/local/bin/wristcore", currentDirectory: "/home/pi/w")
         #expect(Array(path.prefix(5)) == ["/opt/fonts", "/a", "/b", "/usr/local/share/wristcore/fonts", "/home/pi/w/Fonts"])
-        #expect(path.last!.hasSuffix("/Fonts"))
-        #expect(throws: FontError.self) { try FontLoader.locate("nope.wcf", searchPath: ["/nonexistent"]) }
+        #expect(path.last! == FontLoader.packageFontsDirectory)
+        #expect(FontLoader.searchPath(fontsVariable: nil, executablePath: nil, currentDirectory: nil).first == "./Fonts")
+        let loader = FontLoader(searchPath: ["/nonexistent"], readFile: FileBytes.readIfPresent)
+        #expect(throws: FontError.notFound(name: "nope.wcf", searched: ["/nonexistent"])) { try loader.load("nope.wcf") }
         do {
-            _ = try FontLoader.locate("nope.wcf", searchPath: ["/nonexistent"])
+            _ = try loader.load("nope.wcf")
         } catch {
             #expect(error.description.contains("WRISTCORE_FONTS"))
+        }
+    }
+
+    @Test("fonts come as bytes: the first directory holding the file wins; bad bytes and unreadable files name the path")
+    func loadingFromBytes() throws {
+        let body = try FileBytes.read(FontLoader.packageFontsDirectory + "/" + FontLoader.Shipped.body.rawValue)
+        var asked: [String] = []
+        let files: [String: [UInt8]] = ["/b/fixed-6x13.wcf": body, "/c/fixed-6x13.wcf": [0x00], "/b/bad.wcf": Array("WCF0".utf8)]
+        let loader = FontLoader(searchPath: ["/a", "/b/", "/c"]) { path throws(HALError) in
+            asked.append(path)
+            return files[path]
+        }
+        #expect(try loader.load(.body).name == "Fixed 6x13")
+        #expect(asked == ["/a/fixed-6x13.wcf", "/b/fixed-6x13.wcf"])
+        do {
+            _ = try loader.load("bad.wcf")
+            Issue.record("bad bytes loaded")
+        } catch {
+            guard case .invalid(let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason.hasPrefix("/b/bad.wcf: "))
+        }
+        let locked = FontLoader(searchPath: ["/locked"]) { path throws(HALError) in
+            throw HALError(operation: "open \(path)", errno: 13, reason: "Permission denied")
+        }
+        #expect(throws: FontError.unreadable(path: "/locked/x.wcf", reason: "Permission denied")) { try locked.load("x.wcf") }
+        #expect(throws: FontError.unreadable(path: "/nowhere.wcf", reason: "no such file")) {
+            try FontLoader(searchPath: [], readFile: FileBytes.readIfPresent).load(path: "/nowhere.wcf")
         }
     }
 

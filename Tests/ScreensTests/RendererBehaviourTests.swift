@@ -119,7 +119,7 @@ struct RendererBehaviourTests {
 
         func age(_ seconds: Int) -> String {
             let out = TextScratch()
-            CivilTime.appendAge(seconds: seconds, to: out)
+            DateText.appendAge(seconds: seconds, to: out)
             return String(decoding: out.bytes, as: UTF8.self)
         }
         #expect(age(-30) == "now")
@@ -130,14 +130,15 @@ struct RendererBehaviourTests {
         #expect(age(3 * 86_400 + 5) == "3d")
         #expect(age(200 * 86_400) == "28w")
 
-        #expect(CivilTime.weekday(year: 2024, month: 3, day: 14) == 4)  // Thursday
-        #expect(CivilTime.weekday(year: 1970, month: 1, day: 1) == 4)
-        #expect(CivilTime.weekday(year: 2000, month: 2, day: 29) == 2)  // Tuesday
-        #expect(CivilTime.weekday(year: 2024, month: 3, day: 17) == 7)  // Sunday
-        #expect(CivilTime.days(year: 2024, month: 3, day: 1) - CivilTime.days(year: 2024, month: 2, day: 28) == 2)
+        #expect(DateText.weekday(WallClockTime(year: 2024, month: 3, day: 14, hour: 0, minute: 0)) == 4)  // Thursday
+        #expect(DateText.weekday(WallClockTime(year: 1970, month: 1, day: 1, hour: 0, minute: 0)) == 4)
+        #expect(DateText.weekday(WallClockTime(year: 2000, month: 2, day: 29, hour: 0, minute: 0)) == 2)  // Tuesday
+        #expect(DateText.weekday(WallClockTime(year: 2024, month: 3, day: 17, hour: 0, minute: 0)) == 7)  // Sunday
+        #expect(DateText.weekday(WallClockTime(year: 2024, month: 3, day: 17, hour: 0, minute: 0, weekday: 1)) == 1)  // as the clock says
         let eve = ANCSDateTime(year: 2023, month: 12, day: 31, hour: 23, minute: 59, second: 0)!
         let now = WallClockTime(year: 2024, month: 1, day: 1, hour: 0, minute: 4, second: 0)
-        #expect(CivilTime.seconds(now) - CivilTime.seconds(eve) == 5 * 60)
+        #expect(DateText.age(of: eve, at: now) == 5 * 60)
+        #expect(WallClockTime(now.civil) == WallClockTime(year: 2024, month: 1, day: 1, hour: 0, minute: 4, second: 0, weekday: 1))
     }
 
     @Test("the passkey is zero-padded to six digits")

@@ -2,6 +2,7 @@ import ANCS
 import FoundationEssentials
 import Graphics
 import HAL
+import LinuxHAL
 import Screens
 import SimBoard
 import Testing
@@ -52,7 +53,8 @@ enum Golden {
 
 /// The shipped fonts, loaded once for all tests.
 let screenFonts: ScreenFonts = {
-    do { return try ScreenFonts.standard() } catch { fatalError("\(error)") }
+    let loader = FontLoader(searchPath: [FontLoader.packageFontsDirectory], readFile: FileBytes.readIfPresent)
+    do { return try ScreenFonts.standard(loader: loader) } catch { fatalError("\(error)") }
 }()
 
 /// Answers the consumer's Control Point writes like an iPhone: Get

@@ -5,6 +5,7 @@ import HAL
 import Haptics
 import Input
 import Logging
+import LinuxHAL
 import Loop
 import Screens
 import Testing
@@ -25,7 +26,8 @@ import Watch
 
     final class Rig {
         static let fonts: ScreenFonts = {
-            do { return try ScreenFonts.standard() } catch { fatalError("\(error)") }
+            let loader = FontLoader(searchPath: [FontLoader.packageFontsDirectory], readFile: FileBytes.readIfPresent)
+            do { return try ScreenFonts.standard(loader: loader) } catch { fatalError("\(error)") }
         }()
         static let contrast: UInt8 = 127
 

@@ -477,26 +477,17 @@ public final class ATTBearer {
         if let server {
             server.respond(to: pdu, rawOpcode: raw, bearer: self, into: &w)
             if w.count == 0 {  // a server that wrote nothing still owes an answer
-                w.u8(ATTOpcode.errorResponse.rawValue)
-                w.u8(raw)
-                w.u16(0)
-                w.u8(ATTErrorCode.unlikelyError.rawValue)
+                w.write(ATTErrorResponse(requestOpcode: raw, handle: 0, error: .unlikelyError))
             }
         } else {
-            w.u8(ATTOpcode.errorResponse.rawValue)
-            w.u8(raw)
-            w.u16(0)
-            w.u8(ATTErrorCode.requestNotSupported.rawValue)
+            w.write(ATTErrorResponse(requestOpcode: raw, handle: 0, error: .requestNotSupported))
         }
         transmit(w.written)
     }
 
     private func sendErrorResponse(requestOpcode: UInt8, handle: UInt16, error: ATTErrorCode) {
         var w = ATTWriter(responseBuffer)
-        w.u8(ATTOpcode.errorResponse.rawValue)
-        w.u8(requestOpcode)
-        w.u16(handle)
-        w.u8(error.rawValue)
+        w.write(ATTErrorResponse(requestOpcode: requestOpcode, handle: handle, error: error))
         transmit(w.written)
     }
 

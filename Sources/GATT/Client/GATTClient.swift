@@ -177,13 +177,6 @@ public final class GATTClient {
         write(handle: cccd, value: indications ? [0x02, 0x00] : [0x01, 0x00], completion: completion)
     }
 
-    /// Disables notifications and indications of `characteristic`.
-    public func unsubscribe(_ characteristic: GATTCharacteristic, completion: @escaping (GATTError?) -> Void) {
-        removeNotificationHandler(valueHandle: characteristic.valueHandle)
-        guard let cccd = characteristic.cccdHandle else { return completion(nil) }
-        write(handle: cccd, value: [0, 0], completion: completion)
-    }
-
     public func service(_ uuid: BluetoothUUID) -> GATTService? { services.first { $0.uuid == uuid } }
 
     // MARK: - Service Changed

@@ -295,10 +295,7 @@ public final class GATTServer: ATTRequestServing {
     }
 
     private func error(_ w: inout ATTWriter, _ opcode: UInt8, _ handle: UInt16, _ code: ATTErrorCode) {
-        w.u8(ATTOpcode.errorResponse.rawValue)
-        w.u8(opcode)
-        w.u16(handle)
-        w.u8(code.rawValue)
+        w.write(ATTErrorResponse(requestOpcode: opcode, handle: handle, error: code))
     }
 
     private func firstIndex(atOrAfter handle: UInt16) -> Int {

@@ -1,3 +1,5 @@
+import HAL
+
 /// Current Time characteristic value (0x2A2B, Current Time Service 1.1):
 /// Exact Time 256 (Day Date Time + Fractions256) and Adjust Reason, 10 bytes.
 public struct CurrentTime: Hashable, Sendable, CustomStringConvertible {
@@ -66,12 +68,26 @@ public struct CurrentTime: Hashable, Sendable, CustomStringConvertible {
     /// Whether year, month and day are known.
     public var isDateKnown: Bool { year != 0 && month != 0 && day != 0 }
 
+    /// The wall-clock time (local, no zone applied); nil when the date is unknown.
+    public var civil: CivilTime? {
+        guard isDateKnown else { return nil }
+        return CivilTime(
+            year: Int(year), month: Int(month), day: Int(day),
+            hour: Int(hours), minute: Int(minutes), second: Int(seconds))
+    }
+
     /// Seconds since 1970-01-01T00:00:00 of this wall-clock time (as local
     /// time, no zone applied); nil when the date is unknown.
-    public var secondsSinceEpoch: Int64? {
-        guard isDateKnown else { return nil }
-        return CivilTime.days(year: Int(year), month: Int(month), day: Int(day)) * 86_400
-            + Int64(hours) * 3600 + Int64(minutes) * 60 + Int64(seconds)
+    public var secondsSinceEpoch: Int64? { civil?.secondsSinceEpoch }
+
+    /// The value for a wall-clock time, with its day of the week; a year
+    /// outside the field's range is clamped to it.
+    public init(_ civil: CivilTime, fractions256: UInt8 = 0, adjustReason: AdjustReason = []) {
+        self.init(
+            year: UInt16(clamping: civil.year), month: UInt8(clamping: civil.month), day: UInt8(clamping: civil.day),
+            hours: UInt8(clamping: civil.hour), minutes: UInt8(clamping: civil.minute),
+            seconds: UInt8(clamping: civil.second), dayOfWeek: UInt8(civil.weekday),
+            fractions256: fractions256, adjustReason: adjustReason)
     }
 
     public var description: String {
@@ -115,44 +131,5 @@ public struct LocalTimeInformation: Hashable, Sendable {
     public var utcOffsetSeconds: Int? {
         guard let tz = timeZoneQuarterHours else { return nil }
         return (Int(tz) + Int(dstQuarterHours ?? 0)) * 900
-    }
-}
-
-/// Proleptic Gregorian calendar arithmetic (days from civil and back).
-public enum CivilTime {
-    /// Days from 1970-01-01 to the date.
-    public static func days(year: Int, month: Int, day: Int) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return Int64(era * 146_097 + doe - 719_468)
-    }
-
-    /// The civil date and time of `seconds` since 1970-01-01T00:00:00,
-    /// with dayOfWeek 1 (Monday) ... 7 (Sunday).
-    public static func components(secondsSinceEpoch seconds: Int64) -> CurrentTime {
-        var days = seconds / 86_400
-        var rem = seconds % 86_400
-        if rem < 0 {
-            rem += 86_400
-            days -= 1
-        }
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        // 1970-01-01 was a Thursday (4).
-        let weekday = ((days % 7 + 7) % 7 + 3) % 7 + 1
-        return CurrentTime(
-            year: UInt16(clamping: y), month: UInt8(m), day: UInt8(d), hours: UInt8(rem / 3600),
-            minutes: UInt8(rem % 3600 / 60), seconds: UInt8(rem % 60), dayOfWeek: UInt8(weekday))
     }
 }

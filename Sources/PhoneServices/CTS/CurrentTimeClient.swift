@@ -82,7 +82,9 @@ public struct PhoneClock: Hashable, Sendable {
         guard let base = time.secondsSinceEpoch else { return nil }
         let elapsed = now.duration(since: receivedAt).nanosecondsClamped
         let fraction = Int64(time.fractions256) * 1_000_000_000 / 256
-        let total = base + (elapsed + fraction) / 1_000_000_000
-        return CivilTime.components(secondsSinceEpoch: total)
+        // Whole seconds first, so no elapsed time (even a clamped one) overflows.
+        let subsecond = CivilTime.floorModulo(elapsed, by: 1_000_000_000) + fraction  // 0 ..< 2 s
+        let total = base + CivilTime.floorDivide(elapsed, by: 1_000_000_000) + subsecond / 1_000_000_000
+        return CurrentTime(CivilTime(secondsSinceEpoch: total))
     }
 }

@@ -1,4 +1,5 @@
 import ATTCodec
+import HAL
 import PhoneServices
 
 
@@ -181,9 +182,10 @@ public enum PhoneScript {
             guard args.count == 1 else { throw Problem(message: "time needs yyyy-MM-ddTHH:mm:ss") }
             let digits = args[0].split(whereSeparator: { "-T:".contains($0) }).compactMap { Int($0) }
             guard digits.count == 6 else { throw Problem(message: "time needs yyyy-MM-ddTHH:mm:ss") }
-            let secs = CivilTime.days(year: digits[0], month: digits[1], day: digits[2]) * 86_400
-                + Int64(digits[3] * 3600 + digits[4] * 60 + digits[5])
-            return .setTime(CivilTime.components(secondsSinceEpoch: secs))
+            // Through seconds, so out-of-range fields carry over (25:00 is the next day).
+            let written = CivilTime(
+                year: digits[0], month: digits[1], day: digits[2], hour: digits[3], minute: digits[4], second: digits[5])
+            return .setTime(CurrentTime(CivilTime(secondsSinceEpoch: written.secondsSinceEpoch)))
         case "app":
             guard args.count == 2 else { throw Problem(message: "app needs an identifier and a name") }
             return .appName(identifier: args[0], name: args[1])

@@ -1,1 +1,0 @@
-../../Sources/ATT/Codec/ATTBytes.swift

@@ -1,1 +1,0 @@
-../../Sources/ATT/CTS/CurrentTime.swift

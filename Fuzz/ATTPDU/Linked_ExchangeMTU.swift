@@ -1,1 +1,0 @@
-../../Sources/ATT/Codec/PDUs/ExchangeMTU.swift

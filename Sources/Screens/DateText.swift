@@ -1,0 +1,65 @@
+import ANCS
+import HAL
+
+/// How the screens write dates, without Foundation: a notification's age
+/// ("5m", "2h"), weekday and month abbreviations. The calendar arithmetic is
+/// HAL's `CivilTime`. Wall-clock times carry no zone; the phone's
+/// notification dates and its Current Time are both local, so their
+/// difference is right except across a DST change.
+enum DateText {
+    /// Seconds from a notification's date to `now` (negative when it is in the future).
+    static func age(of date: ANCSDateTime, at now: WallClockTime) -> Int {
+        Int(now.civil.secondsSinceEpoch - date.civil.secondsSinceEpoch)
+    }
+
+    /// The weekday a time says (1 Monday ... 7 Sunday), or the one its date falls on.
+    static func weekday(_ t: WallClockTime) -> Int {
+        if let w = t.weekday, (1...7).contains(w) { return w }
+        return CivilTime.weekday(year: t.year, month: t.month, day: t.day)
+    }
+
+    /// Appends a notification's age: "now" under a minute (or in the
+    /// future), then "5m", "2h", "3d", "9w" (over 99 days).
+    static func appendAge(seconds delta: Int, to out: TextScratch) {
+        if delta < 60 {
+            out.append("now")
+        } else if delta < 3_600 {
+            out.append(decimal: delta / 60).append("m")
+        } else if delta < 86_400 {
+            out.append(decimal: delta / 3_600).append("h")
+        } else if delta < 100 * 86_400 {
+            out.append(decimal: delta / 86_400).append("d")
+        } else {
+            out.append(decimal: min(delta / (7 * 86_400), 999)).append("w")
+        }
+    }
+
+    static let weekdayNames: StaticString = "MonTueWedThuFriSatSun"
+    static let monthNames: StaticString = "JanFebMarAprMayJunJulAugSepOctNovDec"
+
+    /// "Thu"
+    static func appendWeekday(_ w: Int, to out: TextScratch) {
+        let i = min(max(w, 1), 7) - 1
+        out.append(UnsafeRawBufferPointer(rebasing: weekdayNames.rawBytes[(3 * i)..<(3 * i + 3)]))
+    }
+
+    /// "Mar"
+    static func appendMonth(_ m: Int, to out: TextScratch) {
+        let i = min(max(m, 1), 12) - 1
+        out.append(UnsafeRawBufferPointer(rebasing: monthNames.rawBytes[(3 * i)..<(3 * i + 3)]))
+    }
+}
+
+extension WallClockTime {
+    /// A clock's reading, with the weekday its date falls on.
+    public init(_ civil: CivilTime) {
+        self.init(
+            year: civil.year, month: civil.month, day: civil.day, hour: civil.hour, minute: civil.minute,
+            second: civil.second, weekday: civil.weekday)
+    }
+
+    /// The same wall-clock time, for calendar arithmetic (the weekday is the date's).
+    public var civil: CivilTime {
+        CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+}
