@@ -4,7 +4,7 @@
 # More: make build | bench | fuzz | deps | clean
 
 SWIFT      ?= swift
-APT_PKGS   := libgpiod-dev libi2c-dev libbluetooth-dev pkg-config
+APT_PKGS   := libgpiod-dev libi2c-dev libbluetooth-dev pkg-config python3
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUZZ_TIME  ?= 600
 
@@ -34,6 +34,7 @@ demo: deps
 
 test: deps
 	$(SWIFT) build --build-tests
+	python3 Scripts/check-layers.py
 	$(SWIFT) test --skip-build
 
 bench: deps
