@@ -77,8 +77,16 @@ public final class WatchDaemon {
             throw WristCoreFailure("cannot start the event loop: \(error)")
         }
         try run(on: loop)
-        if let sig = loop.receivedSignal { logger.info("received signal \(sig), shut down cleanly") }
+        if let sig = loop.receivedSignal {
+            restartRequested = sig == ProcessSignals.restart
+            logger.info("received \(ProcessSignals.name(sig)), shut down cleanly\(restartRequested ? "; restarting in place" : "")")
+        }
     }
+
+    /// After `run()`: the daemon stopped on SIGHUP, which asks for a clean
+    /// restart in place (the caller re-executes the binary: the board file is
+    /// read again and the devices reopened, under the same PID).
+    public private(set) var restartRequested = false
 
     /// Builds everything on `loop`, runs it, and tears it down (motor off on
     /// every way out, including errors).

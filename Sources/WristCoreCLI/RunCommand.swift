@@ -12,9 +12,11 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run the watch: Bluetooth, display, buttons and motor of a board.",
         discussion: """
-            Loads and validates the board file, opens its devices and runs until SIGINT \
-            or SIGTERM, switching the motor and (unless persisted) the display off on the \
-            way out.
+            Loads and validates the board file, opens its devices and runs until a \
+            terminating signal (SIGTERM, SIGINT, SIGQUIT, SIGUSR1 ...), switching the motor \
+            and (unless persisted) the display off on the way out. SIGHUP does the same, \
+            then restarts in place (same PID): the board file is read again and the devices \
+            reopened. SIGPIPE is ignored.
 
             Examples:
               wristcore run --board Boards/rpi-zero2w.json
@@ -74,7 +76,14 @@ struct RunCommand: ParsableCommand {
         options.phoneEndpoint = phone
         options.harnessEndpoint = harness
         options.stateDirectory = stateDir
-        try WatchDaemon(board: loaded, logger: Logger(label: "wristcore"), options: options, devices: .matching(loaded)).run()
+        let logger = Logger(label: "wristcore")
+        let daemon = WatchDaemon(board: loaded, logger: logger, options: options, devices: .matching(loaded))
+        try daemon.run()
+        if daemon.restartRequested {
+            // Everything is released by now (motor off, lines and sockets closed).
+            let error = ProcessSignals.restartInPlace(arguments: CommandLine.arguments)
+            throw WristCoreFailure("SIGHUP: \(error)")
+        }
     }
 }
 
