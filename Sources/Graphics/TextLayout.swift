@@ -20,11 +20,16 @@ public struct TextLine: Equatable, Sendable {
 ///   between any two characters, never starting a line with closing
 ///   punctuation (。、」）!? …) nor ending one with opening punctuation;
 /// - honours "\n"; ends the last permitted line with "…" when text is left over;
+/// - puts 1 px of leading between lines when the text has wide (CJK) characters;
+/// - draws decomposed Latin / Vietnamese letters (NFD) with their precomposed
+///   glyphs when a font has them (`Composition`), so NFD looks like NFC;
 /// - takes each character from the first font of the chain that has it and
 ///   draws a box for a character no font has;
 /// - right-to-left lines (Hebrew, Arabic) are drawn right to left, with
 ///   left-to-right runs (numbers, Latin words) kept in order inside them: a
-///   simplified bidi (first strong character decides; no Arabic shaping).
+///   simplified bidi (first strong character decides). Arabic is not shaped:
+///   the shipped fonts have no presentation forms (U+FB50-FDFF, U+FE70-FEFF),
+///   so every letter is drawn in its isolated form, unjoined.
 ///
 /// The line table is allocated once (`capacity`); `layout` and `draw`
 /// allocate nothing, so a notification can be laid out on every frame.
@@ -36,8 +41,13 @@ public final class TextLayout {
     public private(set) var lineCount = 0
     /// True when the text did not fit in `maxLines` (or `capacity`) lines.
     public private(set) var truncated = false
-    /// Baseline-to-baseline distance, from the fonts the text actually uses.
+    /// Baseline-to-baseline distance, from the fonts the text actually uses,
+    /// plus `leading`.
     public private(set) var lineHeight = 0
+    /// Blank rows between lines: 1 when the text has wide (CJK, kana,
+    /// Hangul, emoji) characters, whose 16-px Unifont glyphs fill their
+    /// whole cell and would touch the next line; else 0.
+    public private(set) var leading = 0
     /// Pixels from a line's top to its baseline.
     public private(set) var ascent = 0
     /// The width the text was laid out for.
@@ -75,8 +85,15 @@ public final class TextLayout {
         return lines[i]
     }
 
-    /// Total height of `count` lines starting at `first` (all by default).
-    public func height(lines count: Int? = nil) -> Int { (count ?? lineCount) * lineHeight }
+    /// Total height of `count` lines (all by default): the leading goes
+    /// between lines, not after the last.
+    public func height(lines count: Int? = nil) -> Int {
+        let n = count ?? lineCount
+        return n > 0 ? n * lineHeight - leading : 0
+    }
+
+    /// How many lines fit in `rows` pixel rows (at least 1).
+    public func linesFitting(in rows: Int) -> Int { max(1, (rows + leading) / max(1, lineHeight)) }
 
     // MARK: layout
 
@@ -90,6 +107,7 @@ public final class TextLayout {
         widestLine = 0
         containsRightToLeft = false
         var usedFonts: UInt32 = 0
+        var wide = false
         let n = text.count
 
         var lineStart = 0
@@ -135,6 +153,7 @@ public final class TextLayout {
             let (w, mask) = Self.advance(text, i..<end, fonts: fonts, drawing: nil)
             usedFonts |= mask
             if CharacterClass.isRightToLeft(base) { containsRightToLeft = true }
+            if CharacterClass.breaksAnywhere(base) { wide = true }
             if CharacterClass.isSpace(base) {
                 if !prevWasSpace {
                     breakEnd = i
@@ -201,7 +220,8 @@ public final class TextLayout {
         }
         let m = fonts.metrics(usedFonts: usedFonts)
         ascent = m.ascent
-        lineHeight = m.ascent + m.descent
+        leading = wide ? 1 : 0
+        lineHeight = m.ascent + m.descent + leading
     }
 
     /// Shortens the last line so that it and an ellipsis fit.
@@ -429,26 +449,29 @@ public final class TextLayout {
             let isMark = CharacterClass.isExtending(s) && !atClusterStart && !afterJoiner
             afterJoiner = false
             atClusterStart = false
-            let scalar: UInt32 = s == 0x09 ? 0x20 : s
+            if isMark {
+                drawMark(s, fonts: fonts, drawing: drawing, pen: pen, lastBase: lastBase, mask: &mask)
+                continue
+            }
+            var scalar: UInt32 = s == 0x09 ? 0x20 : s
+            // Decomposed letters (NFD: "e" + U+0302 + U+0301) are drawn with
+            // the precomposed glyph ("ế") when a font has it, as in NFC text.
+            var composed: Composition.Result? = nil
+            if i < range.upperBound && scalar >= 0x41 && Composition.markStarts(text, at: i) {
+                let c = Composition.compose(scalar, text, from: i, to: range.upperBound, fonts: fonts)
+                scalar = c.scalar
+                i = c.next
+                composed = c
+            }
             if let found = fonts.lookup(scalar) {
                 mask |= 1 << UInt32(found.font)
                 let g = found.glyph
-                if isMark {
-                    // Zero-advance marks are positioned from the pen after the
-                    // base; marks given a whole cell overlay the base's cell.
-                    if let d = drawing {
-                        let mx = g.advance == 0 ? pen : lastBase
-                        d.fb.draw(g, of: fonts.fonts[found.font], x: d.x + mx, baselineY: d.baseline, ink: d.ink)
-                    }
-                    continue
-                }
                 if let d = drawing {
                     d.fb.draw(g, of: fonts.fonts[found.font], x: d.x + pen, baselineY: d.baseline, ink: d.ink)
                 }
                 lastBase = pen
                 pen += g.advance
             } else {
-                if isMark { continue }
                 let p = fonts.primary
                 let w = CharacterClass.breaksAnywhere(scalar) ? 2 * p.defaultAdvance : p.defaultAdvance
                 if let d = drawing {
@@ -458,8 +481,29 @@ public final class TextLayout {
                 lastBase = pen
                 pen += w
             }
+            // Marks with no composite to take them stay overlaid on the base.
+            if let c = composed {
+                for k in 0..<c.leftoverCount {
+                    drawMark(c.leftover[k], fonts: fonts, drawing: drawing, pen: pen, lastBase: lastBase, mask: &mask)
+                }
+            }
         }
         return (pen, mask)
+    }
+
+    /// Draws a combining mark over the base before it: zero-advance marks
+    /// are positioned from the pen after the base; marks given a whole cell
+    /// overlay the base's cell. A mark no font has is left out.
+    @inline(__always)
+    static func drawMark(_ s: UInt32, fonts: FontChain, drawing: (fb: Framebuffer, x: Int, baseline: Int, ink: Ink)?,
+                         pen: Int, lastBase: Int, mask: inout UInt32) {
+        guard let found = fonts.lookup(s) else { return }
+        mask |= 1 << UInt32(found.font)
+        if let d = drawing {
+            let g = found.glyph
+            let mx = g.advance == 0 ? pen : lastBase
+            d.fb.draw(g, of: fonts.fonts[found.font], x: d.x + mx, baselineY: d.baseline, ink: d.ink)
+        }
     }
 
     private static let horizontalEllipsis: [UInt8] = [0xE2, 0x80, 0xA6]

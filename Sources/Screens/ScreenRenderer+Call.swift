@@ -47,6 +47,10 @@ extension ScreenRenderer {
             return
         }
         noticeLayout.layout(caller, fonts: fonts.body, width: width - 4, maxLines: max(1, min(2, area / 16)))
+        if noticeLayout.lineCount > 1 && noticeLayout.height() > area {
+            // Two CJK lines with their leading can be a row too tall.
+            noticeLayout.layout(caller, fonts: fonts.body, width: width - 4, maxLines: 1)
+        }
         let y = top + max(0, (area - noticeLayout.height()) / 2)
         noticeLayout.draw(caller, fonts: fonts.body, into: fb, x: 2 + ox, y: y + oy, alignment: .center)
     }

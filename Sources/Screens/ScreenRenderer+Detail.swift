@@ -75,7 +75,8 @@ extension ScreenRenderer {
     }
 
     /// Body line `k`: which layout, which of its lines, and its height (the
-    /// title's last line is followed by a 2-pixel gap).
+    /// title's last line is followed by a 2-pixel gap). A line's height
+    /// includes its layout's leading (1 px under CJK lines).
     func detailLine(_ k: Int) -> (layout: TextLayout, field: NotificationTextField, index: Int, height: Int) {
         if k < titleLayout.lineCount {
             let gap = k == titleLayout.lineCount - 1 ? 2 : 0
@@ -97,10 +98,17 @@ extension ScreenRenderer {
         return l.height
     }
 
+    /// The rows of body line `k` that must be on the panel for it to count
+    /// as shown: its height without the gap and leading under it.
+    func detailLineInk(_ k: Int) -> Int {
+        let l = detailLine(k)
+        return l.layout.lineHeight - l.layout.leading
+    }
+
     /// Lines shown from `first` (the last may be cut at the bottom).
     func detailLinesShown(from first: Int, area: Int) -> Int {
         var y = 0, k = first
-        while k < detailTotalLines && y + detailLine(k).height <= area {
+        while k < detailTotalLines && y + detailLineInk(k) <= area {
             y += detailLine(k).height
             k += 1
         }
@@ -111,8 +119,11 @@ extension ScreenRenderer {
     func detailMaxScrollForLayout(area: Int) -> Int {
         var h = 0
         var k = detailTotalLines
-        while k > 0 && h + detailLine(k - 1).height <= area {
-            h += detailLine(k - 1).height
+        while k > 0 {
+            // The last line needs only its ink; the lines above it their whole height.
+            let need = k == detailTotalLines ? detailLineInk(k - 1) : detailLine(k - 1).height
+            if h + need > area { break }
+            h += need
             k -= 1
         }
         return k

@@ -10,7 +10,7 @@ extension ScreenRenderer {
         let chain = isCompact ? fonts.small : fonts.body
         let margin = 2
         noticeLayout.layout(text, fonts: chain, width: width - 2 * margin, maxLines: noticeLayout.capacity)
-        let fit = max(1, area / max(1, noticeLayout.lineHeight))
+        let fit = noticeLayout.linesFitting(in: area)
         if noticeLayout.lineCount > fit {
             noticeLayout.layout(text, fonts: chain, width: width - 2 * margin, maxLines: fit)
         }

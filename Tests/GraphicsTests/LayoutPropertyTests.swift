@@ -5,7 +5,7 @@ import Testing
 struct LayoutPropertyTests {
     static let pieces: [String] = [
         "hello", " ", "  ", "world", "\n", "-", "你", "好", "。", "「", "」", "こ", "ー", "っ", "한", "글",
-        "e\u{0301}", "👍🏽", "👨‍👩‍👧", "\u{05D0}", "\u{0627}", "…", "\t", "Ω", "Ж", "ế", "\u{FEFF}", "\u{200B}", "1234567890",
+        "e\u{0301}", "👍🏽", "👨‍👩‍👧", "\u{05D0}", "\u{0627}", "…", "\t", "Ω", "Ж", "ế", "e\u{0302}\u{0303}", "a\u{0323}\u{0306}", "\u{0301}", "\u{FEFF}", "\u{200B}", "1234567890",
     ]
 
     @Test("random text: lines are ordered, fit (unless one cluster is wider), and drawing never crashes")

@@ -203,7 +203,8 @@ struct TextLayoutTests {
         #expect(layout.lineCount == 4)
         #expect(layout.truncated)
         #expect(layout.line(3).ellipsis)
-        #expect(layout.lineHeight == 16)
+        // 16-px Unifont lines plus 1 px of leading (the text has hanzi).
+        #expect(layout.lineHeight == 17 && layout.leading == 1)
         let fb = Framebuffer(width: 128, height: 64)
         layout.draw(text, fonts: ShippedFonts.chain, into: fb, x: 0, y: 0)
         #expect(layout.widestLine <= 128)

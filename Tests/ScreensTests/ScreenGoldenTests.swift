@@ -111,6 +111,47 @@ struct ScreenGoldenTests {
         Golden.check(image: Panel().render(.detail(Inbox.grandma, scroll: 0), status(), inbox.consumer), "detail-128x64-vietnamese")
     }
 
+    @Test("detail: CJK on 128x32; the lines have 1 px of leading")
+    func detailCJKCompact() {
+        let inbox = Inbox.make()
+        Golden.check(image: Panel(height: 32).render(.detail(Inbox.wechat, scroll: 0), status(), inbox.consumer), "detail-128x32-cjk")
+    }
+
+    @Test("detail: two CJK title lines have a blank pixel row between them (128x64 and 128x32)")
+    func cjkLinesDoNotTouch() {
+        let inbox = Inbox.make()
+        // (panel height, top of the body, the rows around the boundary of title lines 1 and 2)
+        for (height, top) in [(64, 23), (32, 11)] {
+            let image = Panel(height: height).render(.detail(Inbox.wechat, scroll: 0), status(), inbox.consumer)
+            func blank(_ y: Int) -> Bool { (0..<124).allSatisfy { !image[$0, y] } }
+            // Line 1 is 16 rows from `top`; line 2 follows: from the middle of
+            // line 1 to the visible part of line 2 there must be a blank row
+            // with ink above and below it.
+            let rows = (top + 8)..<min(height, top + 22)
+            let blanks = rows.filter(blank)
+            #expect(!blanks.isEmpty, "128x\(height): title lines touch")
+            for y in blanks {
+                #expect(!blank(y - 1) && y + 1 < height && !blank(y + 1), "128x\(height): row \(y)")
+            }
+        }
+    }
+
+    @Test("detail: Vietnamese sent decomposed (NFD) draws exactly as precomposed (NFC)")
+    func detailVietnameseNFD() {
+        let f = Fixture()
+        let nfc = f.post(1, title: "Bà ngoại", message: "Tiếng Việt: Chúc mừng năm mới, hẹn gặp lại!")
+        let nfd = f.post(2, title: "Ba\u{0300} ngoa\u{0323}i",
+                         message: "Tie\u{0302}\u{0301}ng Vie\u{0323}\u{0302}t: Chu\u{0301}c mu\u{031B}\u{0300}ng "
+                             + "na\u{0306}m mo\u{031B}\u{0301}i, he\u{0323}n ga\u{0323}\u{0306}p la\u{0323}i!")
+        // 128x32 shows the title only at scroll 0: scroll to the message.
+        for (height, scroll) in [(64, 0), (32, 1)] {
+            let composed = Panel(height: height).render(.detail(nfc, scroll: scroll), status(), f.consumer)
+            let decomposed = Panel(height: height).render(.detail(nfd, scroll: scroll), status(), f.consumer)
+            Golden.check(image: composed, "detail-128x\(height)-vietnamese-nfc")
+            #expect(decomposed == composed, "128x\(height): \(decomposed.differences(from: composed))")
+        }
+    }
+
     @Test("detail on 128x32: header and scrolling body, no subtitle")
     func detailCompact() {
         let inbox = Inbox.make()
