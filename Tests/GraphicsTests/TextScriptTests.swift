@@ -98,7 +98,7 @@ struct TextScriptTests {
         let chain = ShippedFonts.chain
         // No font has the contextual forms (U+FB50-FDFF, U+FE70-FEFF); if this
         // fails, the fonts were rebuilt with them and shaping can be added.
-        let large = try! FontLoader.load(.large)
+        let large = try! ShippedFonts.loader.load(.large)
         for font in [ShippedFonts.body, ShippedFonts.small, large, ShippedFonts.cjk] {
             for c: UInt32 in 0xFB50...0xFDFF { #expect(!font.contains(c), "\(font.name) U+\(String(c, radix: 16))") }
             for c: UInt32 in 0xFE70...0xFEFF where c != 0xFEFF { #expect(!font.contains(c), "\(font.name) U+\(String(c, radix: 16))") }
