@@ -210,8 +210,8 @@ public final class WatchDaemon {
         let rotation = Rotation(rawValue: d.rotation) ?? .r0
         let framebuffer = Framebuffer(width: spec.width, height: spec.height, rotation: rotation)
         let fonts: ScreenFonts
-        do { fonts = try ScreenFonts.standard() } catch {
-            throw WristCoreFailure("fonts: \(error) (set WRISTCORE_FONTS to the Fonts/ directory of the source tree)")
+        do { fonts = try ScreenFonts.standard(searchPath: ResourcePaths.fontSearchPath()) } catch {
+            throw ResourcePaths.fontsMissing(error)
         }
         let renderer = ScreenRenderer(width: framebuffer.width, height: framebuffer.height, fonts: fonts, placement: buttonPlacement)
         renderer.setWatchName(board.bluetooth.name)
