@@ -46,7 +46,7 @@ if [ -n "$CROSS" ]; then
         if [ -n "${SWIFT_SDK:-}" ]; then
             grep -qxF "$SWIFT_SDK" <<<"$sdks" || problems+=("the Swift SDK '$SWIFT_SDK' is not installed ('swift sdk list' shows: $(tr '\n' ' ' <<<"$sdks"))")
         elif ! $SWIFT build --swift-sdk "$TRIPLE" --show-bin-path >/dev/null 2>&1; then
-            problems+=("a Swift SDK for $TRIPLE (Debian 12 / glibc, with the static Swift stdlib): 'swift sdk list' shows: $(tr '\n' ' ' <<<"$sdks"| sed 's/ *$//'). Install one ('swift sdk install BUNDLE'; docs/cross-compiling.md), then: make deb ARCH=$ARCH SWIFT_SDK=<its id>")
+            problems+=("a Swift SDK for $TRIPLE (Debian 12 / glibc, with the static Swift stdlib): 'swift sdk list' shows: $(tr '\n' ' ' <<<"$sdks" | sed 's/[ .]*$//'). Install one ('swift sdk install BUNDLE'; docs/cross-compiling.md), then: make deb ARCH=$ARCH SWIFT_SDK=<its id>")
         fi
     fi
     command -v "$GNU-strip" >/dev/null || problems+=("$GNU-strip and $GNU-objcopy, to strip the binary: sudo apt-get install binutils-$GNU")
