@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# make deb [ARCH=amd64|arm64|armhf] [VERSION=x.y.z] [SWIFT_SDK=id] [WRISTCORE_BIN=file]
+# make deb [ARCH=amd64|arm64|armhf] [VERSION=x.y.z] [SWIFT_SDK=id] [WRISTCORE_BIN=file] [HELP_BIN=file]
+# (HELP_BIN: a binary of the same version that runs here, for the man page; default: the packaged one,
+# or for a cross build the native release build)
 #
 # Builds out/wristcore_<version>_<arch>.deb with Debian's tools (docs/packaging.md):
 #   1. the release binary with the static Swift stdlib (swift build, with a Swift
@@ -91,7 +93,7 @@ fi
 
 # ---- 2. the man page, from --help (packaging/manpage.py; the host must run the binary: for a cross
 # build, a native build's help is the same text)
-HELP_BIN=$BIN
+HELP_BIN=${HELP_BIN:-$BIN}
 if ! "$HELP_BIN" --version >/dev/null 2>&1; then
     HELP_BIN=$($SWIFT build -c release --show-bin-path)/wristcore
     if ! "$HELP_BIN" --version >/dev/null 2>&1; then
