@@ -84,13 +84,13 @@ public enum ResourcePaths {
     /// Where a `--board` argument points: `sim`, a file, or a shipped board's
     /// name (`rpi-zero2w` or `rpi-zero2w.json`) looked up on `boardSearchPath`.
     public enum BoardLocation: Equatable, Sendable {
-        case simulated
+        case simulator
         case file(String)
         case notFound(argument: String, searched: [String])
     }
 
     public static func locateBoard(_ argument: String, searchPath: [String]? = nil) -> BoardLocation {
-        if argument == BoardLoader.simulatedBoardName { return .simulated }
+        if argument == BoardLoader.simulatedBoardName { return .simulator }
         if argument.contains("/") || exists(argument) {
             return exists(argument) ? .file(argument) : .notFound(argument: argument, searched: [])
         }
@@ -105,7 +105,7 @@ public enum ResourcePaths {
     /// ones and where they are.
     public static func loadBoard(argument: String) throws(BoardError) -> Board {
         switch locateBoard(argument) {
-        case .simulated: return try BoardLoader.load(argument: argument)
+        case .simulator: return try BoardLoader.load(argument: argument)
         case .file(let path): return try BoardLoader.load(path: path)
         case .notFound(let argument, _): throw boardMissing(argument)
         }

@@ -58,7 +58,7 @@ struct SetupCommand: ParsableCommand {
         guard let board else { return }
         let source: String
         switch ResourcePaths.locateBoard(board) {
-        case .simulated:
+        case .simulator:
             throw WristCoreFailure(
                 "the simulated board needs no setup: try it with 'wristcore run --board sim' or 'wristcore demo'",
                 exitCode: WristCoreExit.usageOrConfiguration)
@@ -68,11 +68,6 @@ struct SetupCommand: ParsableCommand {
             source = path
         }
         let loaded = try BoardLoader.load(path: source)  // every problem, field by field: exit 2
-        if loaded.simulated {
-            throw WristCoreFailure(
-                "\(source) describes simulated hardware; the service needs a real board (wristcore setup --list)",
-                exitCode: WristCoreExit.usageOrConfiguration)
-        }
         let bytes = try readFile(source)
         if let current = try? readFile(to), current == bytes {
             print("\(to) already holds \(loaded.name) (\(source))")

@@ -127,6 +127,7 @@ check "postinst says how to pick a board" grep -q "wristcore setup --board rpi-z
 
 check "wristcore --version" in_root "wristcore --version | grep -qx 'wristcore [0-9].*'"
 echo "      $(in_root 'wristcore --version')"
+in_root "ldd /usr/bin/wristcore" | sed 's/ (0x[0-9a-f]*)//; s/^\s*/      ldd: /'
 check "the binary needs only the declared libraries (ldd: nothing 'not found')" in_root "! ldd /usr/bin/wristcore | grep -q 'not found'"
 check "no Swift runtime library is needed (static stdlib)" in_root "! ldd /usr/bin/wristcore | grep -q swift"
 check "user wristcore exists (systemd-sysusers)" in_root "id wristcore | grep -q 'i2c' && id wristcore | grep -q 'gpio'"

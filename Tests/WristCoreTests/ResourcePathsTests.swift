@@ -30,7 +30,7 @@ import Testing
         let dir = try temporaryDirectory()
         defer { remove(dir) }
         try write(dir + "/myboard.json", "{}")
-        #expect(ResourcePaths.locateBoard("sim", searchPath: [dir]) == .simulated)
+        #expect(ResourcePaths.locateBoard("sim", searchPath: [dir]) == .simulator)
         #expect(ResourcePaths.locateBoard("myboard", searchPath: [dir]) == .file(dir + "/myboard.json"))
         #expect(ResourcePaths.locateBoard("myboard.json", searchPath: [dir]) == .file(dir + "/myboard.json"))
         #expect(ResourcePaths.locateBoard(dir + "/myboard.json", searchPath: []) == .file(dir + "/myboard.json"))
