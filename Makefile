@@ -1,7 +1,7 @@
 # WristCore: two commands on a fresh Debian 12 / Raspberry Pi OS machine with Swift:
 #   make demo    installs the -dev packages when missing, builds, runs the demo
 #   make test    builds and runs every test
-# More: make build | bench | fuzz | deps | clean
+# More: make build | bench | fuzz | deps | clean | deb | package-test
 
 SWIFT      ?= swift
 APT_PKGS   := libgpiod-dev libi2c-dev libbluetooth-dev pkg-config python3
@@ -17,6 +17,8 @@ help:
 	@echo "make bench  - run the benchmarks in Benchmarks/ (mallocs per event, time per event)"
 	@echo "make fuzz   - run each libFuzzer target for FUZZ_TIME seconds (default $(FUZZ_TIME))"
 	@echo "make screenshots - regenerate the README's screenshots (docs/screenshots/) from the demo"
+	@echo "make deb [ARCH=amd64|arm64|armhf] [VERSION=x.y.z] - the Debian package, in out/ (docs/packaging.md)"
+	@echo "make package-test - build the amd64 package, install it in a Debian 12 root, test it (root)"
 
 # Installs the three C libraries' development packages with apt when any is missing.
 deps:
@@ -75,3 +77,25 @@ gpiod-v2-check:
 .PHONY: vm-test
 vm-test:
 	.ci/vm-test
+
+# The Debian package: out/wristcore_<version>_<arch>.deb, built with debhelper
+# from packaging/debian/ and checked with lintian (docs/packaging.md). ARCH is
+# this machine's by default; another one needs a Swift SDK for it
+# (docs/cross-compiling.md). VERSION defaults to wristcore --version's.
+DEB_TOOLS := dpkg-dev debhelper lintian python3
+.PHONY: deb deb-deps package-test
+deb-deps:
+	@missing=""; for p in $(APT_PKGS) $(DEB_TOOLS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing$$missing (apt)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+deb: deb-deps
+	SWIFT="$(SWIFT)" ARCH="$(ARCH)" VERSION="$(VERSION)" SWIFT_SDK="$(SWIFT_SDK)" packaging/build-deb.sh
+
+# Installs the amd64 package into a fresh Debian 12 root (debootstrap, cached in
+# .build-deb/roots/) and checks it there; needs root.
+package-test: deb-deps
+	@command -v debootstrap >/dev/null || { $(SUDO) apt-get install -y -qq debootstrap; }
+	$(SUDO) Tests/Package/install-test.sh

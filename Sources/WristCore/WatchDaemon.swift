@@ -200,15 +200,7 @@ public final class WatchDaemon {
         let driver = OLEDDriver(spec: spec, transport: transport, options: displayOptions)
         let rotation = Rotation(rawValue: d.rotation) ?? .r0
         let framebuffer = Framebuffer(width: spec.width, height: spec.height, rotation: rotation)
-        let fonts: ScreenFonts
-        let fontLoader = FontLoader(
-            searchPath: FontLoader.searchPath(
-                fontsVariable: CurrentProcess.environment(FontLoader.environmentVariable),
-                executablePath: CurrentProcess.executablePath, currentDirectory: CurrentProcess.currentDirectory),
-            readFile: FileBytes.readIfPresent)
-        do { fonts = try ScreenFonts.standard(loader: fontLoader) } catch {
-            throw WristCoreFailure("fonts: \(error) (set WRISTCORE_FONTS to the Fonts/ directory of the source tree)")
-        }
+        let fonts = try ResourcePaths.screenFonts()
         let renderer = ScreenRenderer(width: framebuffer.width, height: framebuffer.height, fonts: fonts, placement: buttonPlacement)
         renderer.setWatchName(board.bluetooth.name)
         var settings = options.settings

@@ -34,7 +34,7 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         global.bootstrapLogging()
-        let loaded = try BoardLoader.load(argument: board)
+        let loaded = try ResourcePaths.loadBoard(argument: board)
         let report = BoardDevicesFactory.doctorReport(for: loaded, stateDirectory: stateDir)
         for line in report.lines { print(line) }
         if report.failed { throw WristCoreFailure("\(report.failureCount) check(s) failed", exitCode: WristCoreExit.runtimeFailure) }

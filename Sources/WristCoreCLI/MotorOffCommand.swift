@@ -23,7 +23,7 @@ struct MotorOffCommand: ParsableCommand {
     var board: String
 
     func run() throws {
-        let loaded = try BoardLoader.load(argument: board)
+        let loaded = try ResourcePaths.loadBoard(argument: board)
         print(try BoardDevicesFactory.forceMotorOff(for: loaded))
     }
 }

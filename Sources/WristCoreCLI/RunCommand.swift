@@ -70,7 +70,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         global.bootstrapLogging()
-        let loaded = try BoardLoader.load(argument: board)
+        let loaded = try ResourcePaths.loadBoard(argument: board)
         var options = WatchDaemon.Options()
         options.duration = duration.map { .milliseconds(Int64($0 * 1000)) }
         options.phoneEndpoint = phone
@@ -153,8 +153,8 @@ struct DemoCommand: ParsableCommand {
 
     func run() throws {
         global.bootstrapLogging()
-        let loaded = try BoardLoader.load(argument: board)
-        var options = DemoRunner.Options(scenario: try DemoScenario.load(scenario))
+        let loaded = try ResourcePaths.loadBoard(argument: board)
+        var options = DemoRunner.Options(scenario: try DemoScenario.load(ResourcePaths.scenarioArgument(scenario)))
         options.speed = speed
         options.pngDirectory = png
         options.style = style.flatMap(TerminalPanel.Style.init(rawValue:))
