@@ -63,7 +63,7 @@ struct ForgetCommand: ParsableCommand {
                 }
             }
         } catch {
-            throw WristCoreFailure("cannot read the bonds in \(stateDir): \(error)")
+            throw WristCoreFailure("cannot load the bonds in \(stateDir): \(error)")
         }
         let peers = store.bondedPeers
         if list {

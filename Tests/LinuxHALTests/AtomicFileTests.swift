@@ -145,6 +145,13 @@ let nobody: uid_t = 65534
         #expect(chmod(dir, 0o770) == 0)
         #expect(throws: HALError.self) { try AtomicFile.write(dir + "/bonds", [1]) }
         #expect(throws: HALError.self) { try AtomicFile.checkDirectory(dir) }
+        // Moving or removing files there is refused as well.
+        #expect(chmod(dir, 0o700) == 0)
+        try AtomicFile.write(dir + "/bonds", [1])
+        #expect(chmod(dir, 0o777) == 0)
+        #expect(throws: HALError.self) { try AtomicFile.move(dir + "/bonds", to: dir + "/bonds.corrupt.1") }
+        #expect(throws: HALError.self) { try AtomicFile.remove(dir + "/bonds") }
+        #expect(AtomicFile.exists(dir + "/bonds") && !AtomicFile.exists(dir + "/bonds.corrupt.1"))
         #expect(chmod(dir, 0o700) == 0)
         try AtomicFile.checkDirectory(dir)
         try AtomicFile.write(dir + "/bonds", [1])

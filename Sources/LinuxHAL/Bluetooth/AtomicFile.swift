@@ -100,8 +100,9 @@ public enum AtomicFile {
         if fsync(dfd) != 0 { throw Errno.current.halError("fsync directory \(directory)") }
     }
 
-    /// Removes `path` (missing is fine) durably.
+    /// Removes `path` (missing is fine) durably; its directory must pass `checkDirectory`.
     public static func remove(_ path: String) throws(HALError) {
+        try checkDirectory(split(path).directory)
         if unlink(path) != 0 {
             let e = Errno.current
             if e == .noEntry { return }
@@ -117,8 +118,10 @@ public enum AtomicFile {
     }
 
     /// Renames a file (for keeping a corrupt file aside), never replacing an
-    /// existing `to` (that fails with EEXIST).
+    /// existing `to` (that fails with EEXIST); the directory of `to` must
+    /// pass `checkDirectory`.
     public static func move(_ from: String, to: String) throws(HALError) {
+        try checkDirectory(split(to).directory)
         // link(2) refuses an existing destination atomically; filesystems
         // without hard links (and protected_hardlinks on a file of another
         // user) fall back to a check and rename(2).
