@@ -49,6 +49,8 @@ public final class BluetoothPeripheral {
         public var startTimeout: Duration = .seconds(15)
         /// Refuse to start while bluetoothd runs.
         public var refuseWhenBluetoothdRuns = true
+        /// How often a bond that could not be saved (full disk) is written again.
+        public var bondSaveRetry: Duration = .seconds(60)
         public init() {}
     }
 
@@ -82,6 +84,11 @@ public final class BluetoothPeripheral {
     /// A stored bond no longer works (the phone forgot the watch); it was
     /// removed: tell the user to pair again.
     public var onStaleBond: ((BluetoothAddress) -> Void)?
+    /// A new bond (the key from pairing) could not be written to the bond
+    /// store, e.g. the disk is full: show `failure.notice`. Already logged
+    /// as an error with the fix; the write is retried every
+    /// `Options.bondSaveRetry`. Once per phone until it is saved.
+    public var onBondSaveFailed: ((BondSaveFailure) -> Void)?
 
     /// The controller's index (hciN).
     public let hciIndex: Int
@@ -114,6 +121,13 @@ public final class BluetoothPeripheral {
     /// While starting: who hears how it ended, and what is being waited for.
     private var startUp: (completion: (Result<Void, BluetoothError>) -> Void, step: String)?
     private var startTimer: TimerID!
+    /// Keys the kernel gave us that are not on disk yet (the write failed).
+    private var unsavedKeys: [LongTermKey] = []
+    private var unsavedIRKs: [IdentityResolvingKey] = []
+    private var bondRetryTimer: TimerID!
+
+    /// Whether some bond is waiting to be saved (its write failed).
+    public var hasUnsavedBonds: Bool { !unsavedKeys.isEmpty || !unsavedIRKs.isEmpty }
 
     /// `bluetoothdRunning` and `transports` come from the composition root
     /// (on Linux: a /proc scan, and the kernel's mgmt and L2CAP sockets).
@@ -135,11 +149,13 @@ public final class BluetoothPeripheral {
         advertisingPayload = AdvertisingPayload(name: name)
         pairingTimer = loop.makeTimer { [unowned self] in self.pairingTimedOut() }
         startTimer = loop.makeTimer { [unowned self] in self.startTimedOut() }
+        bondRetryTimer = loop.makeTimer { [unowned self] in self.retrySavingBonds() }
     }
 
     deinit {
         loop.destroyTimer(pairingTimer)
         loop.destroyTimer(startTimer)
+        loop.destroyTimer(bondRetryTimer)
     }
 
     var hci: UInt16 { UInt16(hciIndex) }
@@ -192,15 +208,15 @@ public final class BluetoothPeripheral {
             switch try keyStore.load() {
             case .missing: logger.info("no bonds yet (\(keyStore.path)); the phone pairs on first connection")
             case .loaded(let n): logger.info("loaded \(n) bond(s) from \(keyStore.path)")
-            case .corrupt(let why): logger.error("bond file \(keyStore.path) was unreadable (\(why)); moved to \(keyStore.path).corrupt, starting without bonds: pair the phone again")
+            case .corrupt(let why, let keptAs): logger.error("bond file \(keyStore.path) was unreadable (\(why)); kept as \(keptAs ?? keyStore.path), starting without bonds: pair the phone again")
             }
         } catch {
-            throw BluetoothError("cannot read the bond store: \(error)", hint: "the state directory (\(keyStore.directory)) must be readable and writable by the watch's user")
+            throw BluetoothError("cannot read the bond store: \(error)", hint: error.hint ?? "the state directory (\(keyStore.directory)) and its files must be readable and writable by the watch's user: 'sudo chown -R wristcore:wristcore \(keyStore.directory)' (or the user the daemon runs as)")
         }
         var localIRK: [UInt8]?
         if options.privacy {
             do { localIRK = try keyStore.ensureLocalIRK() } catch {
-                throw BluetoothError("cannot store the watch's identity key: \(error)", hint: "the state directory (\(keyStore.directory)) must be writable")
+                throw BluetoothError("cannot store the watch's identity key: \(error.operation): \(error.reason)", hint: BondStore.fixHint(for: error, directory: keyStore.directory))
             }
         }
         do { return (try makeTransports(), localIRK) } catch { throw BluetoothError(error) }
@@ -266,6 +282,7 @@ public final class BluetoothPeripheral {
     public func stop() {
         startUp = nil
         loop.disarm(startTimer)
+        loop.disarm(bondRetryTimer)
         if let s = listenerSource { loop.removeSource(s) }
         listenerSource = nil
         listener?.close()
@@ -415,10 +432,18 @@ public final class BluetoothPeripheral {
             do {
                 try keyStore.store(key)
                 logger.info("bonded with \(key.address) (\(key.isAuthenticated ? "authenticated" : "unauthenticated") key stored)")
-            } catch { logger.error("cannot store the key of \(key.address): \(error); the phone will have to pair again after a restart") }
+            } catch {
+                unsavedKeys.removeAll { $0.address == key.address && $0.addressType == key.addressType && $0.central == key.central }
+                unsavedKeys.append(key)
+                bondNotSaved(key.address, error)
+            }
         case .newIdentityResolvingKey(let storeHint, _, let key):
             guard storeHint else { return }
-            do { try keyStore.store(key) } catch { logger.error("cannot store the IRK of \(key.address): \(error)") }
+            do { try keyStore.store(key) } catch {
+                unsavedIRKs.removeAll { $0.address == key.address && $0.addressType == key.addressType }
+                unsavedIRKs.append(key)
+                bondNotSaved(key.address, error)
+            }
         case .authenticationFailed(let address, let type, let status):
             let s = ManagementStatus(rawValue: status).map { "\($0)" } ?? "0x\(String(status, radix: 16))"
             logger.warning("authentication with \(address) failed: \(s)")
@@ -432,6 +457,7 @@ public final class BluetoothPeripheral {
         case .deviceUnpaired(let address, _):
             // 'wristcore forget' (or another mgmt client) unpaired it while we run:
             // drop it from our store too, or our next save would bring it back.
+            dropUnsaved(address)
             if keyStore.isBonded(address) || keyStore.irks.contains(where: { $0.address == address }) {
                 do { try keyStore.remove(address) } catch { logger.error("cannot remove the bond of \(address): \(error)") }
                 logger.info("bond with \(address) removed (unpaired)")
@@ -446,7 +472,56 @@ public final class BluetoothPeripheral {
         }
     }
 
+    // MARK: - bonds that could not be saved
+
+    private var reportedUnsaved: Set<BluetoothAddress> = []
+
+    /// Logs the failure with its fix, tells the watch (once per phone until
+    /// saved), and retries later: the kernel keeps the key for this session.
+    private func bondNotSaved(_ address: BluetoothAddress, _ error: HALError) {
+        let failure = BondSaveFailure(address: address, error: error, directory: keyStore.directory)
+        if !loop.isArmed(bondRetryTimer) { loop.arm(bondRetryTimer, after: options.bondSaveRetry) }
+        guard reportedUnsaved.insert(address).inserted else {
+            logger.debug("\(failure)")
+            return
+        }
+        logger.error("\(failure.logMessage)")
+        onBondSaveFailed?(failure)
+    }
+
+    private func dropUnsaved(_ address: BluetoothAddress) {
+        unsavedKeys.removeAll { $0.address == address }
+        unsavedIRKs.removeAll { $0.address == address }
+        reportedUnsaved.remove(address)
+        if !hasUnsavedBonds { loop.disarm(bondRetryTimer) }
+    }
+
+    /// Writes the unsaved keys again; re-arms while the write still fails.
+    func retrySavingBonds() {
+        var saved: [BluetoothAddress] = []
+        do throws(HALError) {
+            while let key = unsavedKeys.first {
+                try keyStore.store(key)
+                unsavedKeys.removeFirst()
+                if !saved.contains(key.address) { saved.append(key.address) }
+            }
+            while let irk = unsavedIRKs.first {
+                try keyStore.store(irk)
+                unsavedIRKs.removeFirst()
+                if !saved.contains(irk.address) { saved.append(irk.address) }
+            }
+        } catch {
+            logger.debug("bond still not saved: \(error)")
+            loop.arm(bondRetryTimer, after: options.bondSaveRetry)
+        }
+        for address in saved where !unsavedKeys.contains(where: { $0.address == address }) && !unsavedIRKs.contains(where: { $0.address == address }) {
+            reportedUnsaved.remove(address)
+            logger.notice("bond with \(address) saved after all (\(keyStore.path)): the phone reconnects after a restart")
+        }
+    }
+
     private func staleBond(_ address: BluetoothAddress, _ type: BluetoothAddressType) {
+        dropUnsaved(address)
         do { try keyStore.remove(address) } catch { logger.error("cannot remove the stale bond of \(address): \(error)") }
         controller?.send(UnpairDevice(address: address, addressType: type, disconnect: false)) { _, _ in }
         logger.warning("the bond with \(address) no longer works (the phone forgot the watch): removed. Pair again: on the iPhone, Settings > Bluetooth, forget \"\(name)\" if listed, then connect to it again")

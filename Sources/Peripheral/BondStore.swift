@@ -8,11 +8,14 @@ import HAL
 ///
 /// One text file (`bonds`, mode 0600) in the state directory, rewritten
 /// atomically on every change through the injected `StateFileStore` (on
-/// Linux `AtomicFileStore`: temp file, fsync, rename, fsync of the
-/// directory), so a crash or power loss leaves either the old or the new
-/// complete version. The last line counts the records, so a file that is
-/// somehow incomplete is detected; such a file is moved aside to
-/// `bonds.corrupt` and the store starts empty (the phone pairs again).
+/// Linux `AtomicFileStore`: exclusive temp file, fsync, rename, fsync of the
+/// directory; root's writes keep the directory owner's ownership), so a
+/// crash or power loss leaves either the old or the new complete version.
+/// The last line counts the records, so a file that is somehow incomplete
+/// is detected; such a file is kept aside as `bonds.corrupt.1` (older
+/// copies shift to `.2` … `.10`, the oldest beyond that is dropped) and the
+/// store starts empty (the phone pairs again). `load(readOnly: true)` never
+/// moves or writes anything. LF and CRLF line ends are both read.
 public final class BondStore {
     public static let defaultDirectory = "/var/lib/wristcore"
     public static let fileName = "bonds"
@@ -20,9 +23,13 @@ public final class BondStore {
     public enum LoadOutcome: Equatable, Sendable {
         case loaded(bonds: Int)
         case missing
-        /// The file could not be parsed; it was moved to `bonds.corrupt`.
-        case corrupt(reason: String)
+        /// The file could not be parsed; it was moved to `keptAs`
+        /// (`bonds.corrupt.1`), or left in place (nil) by a read-only load.
+        case corrupt(reason: String, keptAs: String?)
     }
+
+    /// How many damaged files are kept (`bonds.corrupt.1` is the newest).
+    public static let keptCorruptCopies = 10
 
     /// What the file holds.
     public struct Contents: Equatable, Sendable {
@@ -66,9 +73,11 @@ public final class BondStore {
         contents.longTermKeys.contains { $0.address == address }
     }
 
-    /// Reads the file (a missing file is an empty store).
+    /// Reads the file (a missing file is an empty store). A damaged file is
+    /// kept aside (see the type's documentation) unless `readOnly`, which
+    /// never changes anything in the directory ('wristcore forget --list').
     @discardableResult
-    public func load() throws(HALError) -> LoadOutcome {
+    public func load(readOnly: Bool = false) throws(HALError) -> LoadOutcome {
         guard let bytes = try files.read(path) else {
             contents = Contents()
             return .missing
@@ -79,9 +88,24 @@ public final class BondStore {
             return .loaded(bonds: bondedPeers.count)
         case .failure(let reason):
             contents = Contents()
-            try files.moveAside(path, to: path + ".corrupt")
-            return .corrupt(reason: reason.message)
+            if readOnly { return .corrupt(reason: reason.message, keptAs: nil) }
+            return .corrupt(reason: reason.message, keptAs: try keepAside())
         }
+    }
+
+    /// The name of the n-th kept damaged file (1 is the newest).
+    public func corruptCopy(_ n: Int) -> String { path + ".corrupt.\(n)" }
+
+    /// Moves the damaged file to `bonds.corrupt.1`, shifting the older
+    /// copies up and dropping the one beyond `keptCorruptCopies`; never
+    /// overwrites a copy it keeps.
+    private func keepAside() throws(HALError) -> String {
+        try files.remove(corruptCopy(Self.keptCorruptCopies))
+        for n in stride(from: Self.keptCorruptCopies - 1, through: 1, by: -1) where files.exists(corruptCopy(n)) {
+            try files.moveAside(corruptCopy(n), to: corruptCopy(n + 1))
+        }
+        try files.moveAside(path, to: corruptCopy(1))
+        return corruptCopy(1)
     }
 
     /// Stores a long-term key, replacing the one for the same peer and role.
@@ -123,10 +147,13 @@ public final class BondStore {
         return true
     }
 
-    /// Forgets every peer (the watch keeps its own IRK); returns who was forgotten.
+    /// Forgets every peer (the watch keeps its own IRK); returns who was
+    /// forgotten. Nothing is written when there is nobody to forget (so
+    /// `sudo wristcore forget --all` never creates a root-owned directory).
     @discardableResult
     public func removeAll() throws(HALError) -> [BluetoothAddress] {
         let peers = Set(contents.longTermKeys.map(\.address)).union(contents.irks.map(\.address))
+        guard !peers.isEmpty else { return [] }
         var c = contents
         c.longTermKeys = []
         c.irks = []
@@ -136,6 +163,23 @@ public final class BondStore {
 
     private func bondedPeersSorted(_ s: Set<BluetoothAddress>) -> [BluetoothAddress] {
         s.sorted { $0.description < $1.description }
+    }
+
+    /// How to fix a failed write of the store, by its errno: free space,
+    /// a read-only filesystem, permissions, or the error's own hint.
+    public static func fixHint(for error: HALError, directory: String) -> String {
+        if error.isOutOfSpace {
+            return "the filesystem holding \(directory) is full: free some space ('df -h \(directory)'; e.g. 'sudo journalctl --vacuum-size=50M', 'sudo apt-get clean', or delete old files)"
+        }
+        if let hint = error.hint { return hint }
+        switch error.errno {
+        case HALError.FileErrno.readOnlyFileSystem:
+            return "the filesystem holding \(directory) is read-only: remount it read-write or pass --state-dir on a writable one"
+        case HALError.FileErrno.permissionDenied, HALError.FileErrno.notPermitted:
+            return "\(directory) and its files must belong to the watch's user: 'sudo chown -R wristcore:wristcore \(directory)' (or the user the daemon runs as)"
+        default:
+            return "'wristcore doctor' checks the state directory \(directory)"
+        }
     }
 
     private func save(_ c: Contents) throws(HALError) {
@@ -178,7 +222,9 @@ public final class BondStore {
         var records = 0
         var sawMagic = false
         var ended = false
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: split on both line ends.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (number, raw) in lines.enumerated() {
             let line = raw.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             func bad(_ why: String) -> Result<Contents, FormatError> { .failure(FormatError(message: "line \(number + 1): \(why)")) }

@@ -125,23 +125,82 @@ public struct Doctor {
         }
     }
 
+    /// Below this much free space the doctor warns: a new bond could not be saved.
+    public static let lowSpaceWarning: UInt64 = 64 * 1024
+    /// Below this much (one filesystem block) it fails.
+    public static let noSpaceFailure: UInt64 = 4 * 1024
+
+    static func installHint(_ dir: String) -> String {
+        "'sudo install -d -o wristcore -g wristcore -m 700 \(dir)' (deploy/wristcore.service's StateDirectory= does this), or pass --state-dir"
+    }
+
+    /// Whether the bond store can be written, as the user the doctor runs as:
+    /// the directory's owner and mode (not group/world-writable), a real
+    /// write (create, write, fsync, remove), the bond file's owner (the
+    /// directory's, or the daemon cannot read it), and free space.
     func checkStateDirectory(_ r: inout Report) {
         let dir = stateDirectory
+        let install = Self.installHint(dir)
+        var spaceChecked = dir
         if system.exists(dir) {
-            if system.isWritableDirectory(dir) {
-                r.ok("state directory \(dir) is writable")
+            if let problem = system.stateDirectoryProblem(dir) {
+                r.fail("state directory \(dir) is unsafe: \(problem.reason)\(problem.hint.map { "; fix: \($0)" } ?? "")")
+            } else if let error = system.probeWrite(dir) {
+                if error.isOutOfSpace {
+                    r.fail("state directory \(dir): \(error.reason); new bonds cannot be saved (the phone would have to pair again after a restart). \(Self.freeSpaceHint(dir))")
+                    return
+                } else if error.errno == HALError.FileErrno.permissionDenied || error.errno == HALError.FileErrno.notPermitted {
+                    r.fail("state directory \(dir) is not writable by this user: \(install)")
+                } else {
+                    r.fail("state directory \(dir) is not writable by this user (\(error.operation): \(error.reason)): \(install)")
+                }
             } else {
-                r.fail("state directory \(dir) is not writable by this user: 'sudo install -d -o wristcore -g wristcore -m 700 \(dir)' (deploy/wristcore.service's StateDirectory= does this), or pass --state-dir")
+                r.ok("state directory \(dir) is writable\(system.availableBytes(dir).map { " (\(Self.size($0)) free)" } ?? "")")
             }
+            checkBondFileOwner(&r)
         } else {
-            let parent = dir.split(separator: "/").dropLast().joined(separator: "/")
-            let parentPath = "/" + parent
-            if system.isWritableDirectory(parentPath) {
+            let parent = "/" + dir.split(separator: "/").dropLast().joined(separator: "/")
+            spaceChecked = parent
+            if system.isWritableDirectory(parent) {
                 r.ok("state directory \(dir) will be created")
             } else {
-                r.fail("state directory \(dir) does not exist and cannot be created: 'sudo install -d -o wristcore -g wristcore -m 700 \(dir)' (deploy/wristcore.service's StateDirectory= does this), or pass --state-dir")
+                r.fail("state directory \(dir) does not exist and cannot be created: \(install)")
             }
         }
+        if let free = system.availableBytes(spaceChecked) {
+            if free < Self.noSpaceFailure {
+                r.fail("the filesystem holding \(spaceChecked) is full (\(Self.size(free)) free): new bonds cannot be saved (the phone would have to pair again after a restart). \(Self.freeSpaceHint(spaceChecked))")
+            } else if free < Self.lowSpaceWarning {
+                r.warn("the filesystem holding \(spaceChecked) has only \(Self.size(free)) free: a new bond may not fit. \(Self.freeSpaceHint(spaceChecked))")
+            }
+        }
+    }
+
+    /// A `bonds` file of another owner than the directory's (root's, after an
+    /// older `sudo wristcore forget`): the daemon cannot read it.
+    func checkBondFileOwner(_ r: inout Report) {
+        let dir = stateDirectory
+        let file = (dir.hasSuffix("/") ? dir : dir + "/") + BondStore.fileName
+        guard let d = system.owner(dir), let f = system.owner(file), f.uid != d.uid || f.gid != d.gid else { return }
+        r.fail("\(file) belongs to \(system.userName(f.uid)), not to the state directory's owner \(system.userName(d.uid)), so the daemon cannot read it (an older 'sudo wristcore forget' did this): 'sudo chown \(d.uid):\(d.gid) \(file)'")
+    }
+
+    static func freeSpaceHint(_ dir: String) -> String {
+        "Free space: 'df -h \(dir)', then e.g. 'sudo journalctl --vacuum-size=50M', 'sudo apt-get clean', or delete old files"
+    }
+
+    /// "512 bytes", "12.5 KiB", "3.0 MiB", "1.2 GiB".
+    static func size(_ bytes: UInt64) -> String {
+        if bytes < 1024 { return "\(bytes) bytes" }
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
     }
 }
 
@@ -158,6 +217,17 @@ public protocol DoctorSystem {
     /// CapEff from /proc/self/status.
     var effectiveCapabilities: UInt64? { get }
     func isWritableDirectory(_ path: String) -> Bool
+    /// Why files may not safely be written into `path` (group/world-writable,
+    /// another user's), nil when fine.
+    func stateDirectoryProblem(_ path: String) -> HALError?
+    /// Creates, writes, fsyncs and removes a small file in `path` as this user; nil when that worked.
+    func probeWrite(_ path: String) -> HALError?
+    /// Bytes this user may still write on the filesystem holding `path`.
+    func availableBytes(_ path: String) -> UInt64?
+    /// Owner and mode of `path`, nil when missing.
+    func owner(_ path: String) -> FileOwner?
+    /// "wristcore (uid 999)".
+    func userName(_ uid: UInt32) -> String
 }
 
 public enum GPIOLineStatus: Equatable, Sendable {
@@ -241,6 +311,16 @@ public struct LiveDoctorSystem: DoctorSystem {
     }
 
     public func isWritableDirectory(_ path: String) -> Bool { AtomicFile.isWritableDirectory(path) }
+
+    public func stateDirectoryProblem(_ path: String) -> HALError? {
+        do { try AtomicFile.checkDirectory(path) } catch { return error }
+        return nil
+    }
+
+    public func probeWrite(_ path: String) -> HALError? { AtomicFile.probeWrite(path) }
+    public func availableBytes(_ path: String) -> UInt64? { AtomicFile.availableBytes(path) }
+    public func owner(_ path: String) -> FileOwner? { AtomicFile.owner(of: path) }
+    public func userName(_ uid: UInt32) -> String { AtomicFile.userName(uid) }
 }
 
 extension Substring {

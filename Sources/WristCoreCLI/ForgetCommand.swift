@@ -15,6 +15,10 @@ struct ForgetCommand: ParsableCommand {
             drops it as well). Afterwards also forget the watch on the phone \
             (Settings > Bluetooth > the watch > Forget This Device), then pair again.
 
+            Safe with sudo: the rewritten bond file keeps the state directory owner's \
+            ownership (the service user's), so the daemon can still read it. --list only \
+            reads and never changes a file.
+
             Examples:
               wristcore forget --all
               wristcore forget --address F0:99:B6:12:34:56
@@ -50,11 +54,16 @@ struct ForgetCommand: ParsableCommand {
         global.bootstrapLogging()
         let store = BondStore(directory: stateDir, files: AtomicFileStore())
         do {
-            if case .corrupt(let why) = try store.load() {
-                print("the bond file was unreadable (\(why)); moved to \(store.path).corrupt")
+            // --list only reads: it never moves, writes or creates anything.
+            if case .corrupt(let why, let keptAs) = try store.load(readOnly: list) {
+                if let keptAs {
+                    print("the bond file was unreadable (\(why)); kept as \(keptAs)")
+                } else {
+                    print("the bond file \(store.path) is unreadable (\(why)); left as it is ('wristcore forget --all' sets it aside and starts empty)")
+                }
             }
         } catch {
-            throw WristCoreFailure("cannot read the bonds in \(stateDir): \(error)")
+            throw WristCoreFailure("cannot load the bonds in \(stateDir): \(error)")
         }
         let peers = store.bondedPeers
         if list {

@@ -102,9 +102,9 @@ import Testing
         let files = InMemoryStateFiles()
         try files.writeAtomically("/state/bonds", Array("wristcore-bonds 1\nend 7\n".utf8), mode: 0o600)
         let store = BondStore(directory: "/state", files: files)
-        #expect(try store.load() == .corrupt(reason: "line 2: record count does not match (incomplete file)"))
+        #expect(try store.load() == .corrupt(reason: "line 2: record count does not match (incomplete file)", keptAs: "/state/bonds.corrupt.1"))
         #expect(files.files["/state/bonds"] == nil)
-        #expect(files.files["/state/bonds.corrupt"] != nil)
+        #expect(files.files["/state/bonds.corrupt.1"] != nil)
         #expect(store.bondedPeers.isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 import BoardConfig
 import HAL
 import LinuxHAL
+import Logging
 import Loop
 import Peripheral
 import Testing
@@ -27,7 +28,7 @@ import WristCore
 
     func makePeripheral(
         io: IOCapability = .displayYesNo, bluetoothd: Bool = false, privacy: Bool = true,
-        startTimeout: Duration = .seconds(15), keyStore: BondStore? = nil
+        startTimeout: Duration = .seconds(15), keyStore: BondStore? = nil, logger: Logger = quietLogger
     ) -> BluetoothPeripheral {
         var options = BluetoothPeripheral.Options()
         options.privacy = privacy
@@ -36,7 +37,7 @@ import WristCore
         let listener = self.listener
         return BluetoothPeripheral(
             hciIndex: 0, name: "WristCore", ioCapability: io, keyStore: keyStore ?? store, loop: loop,
-            logger: quietLogger, options: options, bluetoothdRunning: { bluetoothd },
+            logger: logger, options: options, bluetoothdRunning: { bluetoothd },
             transports: { () throws(HALError) in .init(management: management, makeListener: { _ throws(HALError) in listener }) })
     }
 

@@ -94,7 +94,7 @@ extension PeripheralTests {
         let p = makePeripheral(keyStore: BondStore(directory: "/state", files: files))
         let e = try #require(startFailure(p))
         #expect(e.message == "cannot read the bond store: open /state/bonds: Permission denied")
-        #expect(e.hint == "the state directory (/state) must be readable and writable by the watch's user")
+        #expect(e.hint == "the state directory (/state) and its files must be readable and writable by the watch's user: 'sudo chown -R wristcore:wristcore /state' (or the user the daemon runs as)")
         #expect(fake.commands.isEmpty)
     }
 

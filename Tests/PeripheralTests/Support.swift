@@ -254,16 +254,55 @@ final class InMemoryStateFiles: StateFileStore {
     func writeAtomically(_ path: String, _ bytes: [UInt8], mode: UInt32) throws(HALError) {
         if let writeFailure { throw writeFailure }
         files[path] = (bytes, mode)
+        changes += 1
     }
 
     func moveAside(_ path: String, to destination: String) throws(HALError) {
+        guard files[destination] == nil else {
+            throw HALError(operation: "rename \(path) to \(destination)", errno: EEXIST, reason: "File exists")
+        }
         guard let file = files.removeValue(forKey: path) else {
             throw HALError(operation: "rename \(path) to \(destination)", errno: ENOENT, reason: "No such file or directory")
         }
         files[destination] = file
+        moves.append((path, destination))
     }
+
+    /// Every move, in order.
+    private(set) var moves: [(from: String, to: String)] = []
+    /// Writes and removals, counted (read-only operations must not add any).
+    private(set) var changes = 0
+
+    func remove(_ path: String) throws(HALError) {
+        if files.removeValue(forKey: path) != nil { changes += 1 }
+    }
+
+    func exists(_ path: String) -> Bool { files[path] != nil || directories[path] != nil }
 
     func ensureDirectory(_ path: String, mode: UInt32) throws(HALError) {
         if directories[path] == nil { directories[path] = mode }
     }
+}
+
+/// Log lines, recorded ("level: message") by `RecordingLogHandler`.
+final class LogRecorder: @unchecked Sendable {
+    private(set) var lines: [String] = []
+    func append(_ line: String) { lines.append(line) }
+    var logger: Logger {
+        var l = Logger(label: "test") { _ in RecordingLogHandler(recorder: self) }
+        l.logLevel = .info
+        return l
+    }
+}
+
+struct RecordingLogHandler: LogHandler {
+    let recorder: LogRecorder
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+    var metadataProvider: Logger.MetadataProvider?
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) { recorder.append("\(event.level): \(event.message)") }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import BoardConfig
 import HAL
 import LinuxHAL
@@ -29,6 +30,18 @@ final class FakeDoctorSystem: DoctorSystem {
     func bluetoothAdapter(hciIndex: Int) -> BluetoothAdapterStatus { adapter }
     func isProcessRunning(_ command: String) -> Bool { processes.contains(command) }
     func isWritableDirectory(_ path: String) -> Bool { writable.contains(path) }
+    var unsafe: [String: HALError] = [:]
+    var writeFailures: [String: HALError] = [:]
+    var free: [String: UInt64] = [:]
+    var owners: [String: FileOwner] = [:]
+    func stateDirectoryProblem(_ path: String) -> HALError? { unsafe[path] }
+    func probeWrite(_ path: String) -> HALError? {
+        if let e = writeFailures[path] { return e }
+        return writable.contains(path) ? nil : HALError(operation: "create a file in \(path)", errno: 13, reason: "Permission denied")
+    }
+    func availableBytes(_ path: String) -> UInt64? { free[path] ?? 12 * 1024 * 1024 * 1024 }
+    func owner(_ path: String) -> FileOwner? { owners[path] }
+    func userName(_ uid: UInt32) -> String { uid == 0 ? "root (uid 0)" : uid == 999 ? "wristcore (uid 999)" : "uid \(uid)" }
 }
 
 @Suite struct DoctorTests {
@@ -52,7 +65,7 @@ final class FakeDoctorSystem: DoctorSystem {
         "ok    Bluetooth adapter hci0 (B8:27:EB:00:00:01) supports Low Energy",
         "ok    bluetoothd is not running",
         "ok    capabilities CAP_NET_ADMIN and CAP_NET_RAW are effective",
-        "ok    state directory /var/lib/wristcore is writable",
+        "ok    state directory /var/lib/wristcore is writable (12.0 GiB free)",
     ]
 
     @Test func healthyMachinePasses() {
@@ -130,6 +143,75 @@ final class FakeDoctorSystem: DoctorSystem {
         system.paths = []
         system.writable = ["/var/lib"]
         #expect(Doctor(board: board, system: system).check().lines[8] == "ok    state directory /var/lib/wristcore will be created")
+    }
+
+    /// Issue 14.4: free space of the state directory (a full disk loses new bonds).
+    @Test func stateDirectoryFreeSpace() {
+        let system = FakeDoctorSystem()
+        system.free["/var/lib/wristcore"] = 40 * 1024
+        var report = Doctor(board: board, system: system).check()
+        #expect(report.lines[8] == "ok    state directory /var/lib/wristcore is writable (40.0 KiB free)")
+        #expect(report.lines[9] == "WARN  the filesystem holding /var/lib/wristcore has only 40.0 KiB free: a new bond may not fit. Free space: 'df -h /var/lib/wristcore', then e.g. 'sudo journalctl --vacuum-size=50M', 'sudo apt-get clean', or delete old files")
+        #expect(!report.failed && report.lines.count == 10)
+
+        system.free["/var/lib/wristcore"] = 0
+        report = Doctor(board: board, system: system).check()
+        #expect(report.lines[9] == "FAIL  the filesystem holding /var/lib/wristcore is full (0 bytes free): new bonds cannot be saved (the phone would have to pair again after a restart). Free space: 'df -h /var/lib/wristcore', then e.g. 'sudo journalctl --vacuum-size=50M', 'sudo apt-get clean', or delete old files")
+        #expect(report.failureCount == 1)
+
+        // The write probe itself hits the full disk: one line says so.
+        system.writeFailures["/var/lib/wristcore"] = HALError(operation: "write a file in /var/lib/wristcore", errno: 28, reason: "No space left on device")
+        report = Doctor(board: board, system: system).check()
+        #expect(report.lines[8] == "FAIL  state directory /var/lib/wristcore: No space left on device; new bonds cannot be saved (the phone would have to pair again after a restart). Free space: 'df -h /var/lib/wristcore', then e.g. 'sudo journalctl --vacuum-size=50M', 'sudo apt-get clean', or delete old files")
+        #expect(report.lines.count == 9 && report.failureCount == 1)
+
+        // A directory still to be created: the parent's filesystem is checked.
+        system.paths = []
+        system.writable = ["/var/lib"]
+        system.free["/var/lib"] = 10 * 1024
+        report = Doctor(board: board, system: system).check()
+        #expect(report.lines[8] == "ok    state directory /var/lib/wristcore will be created")
+        #expect(report.lines[9].hasPrefix("WARN  the filesystem holding /var/lib has only 10.0 KiB free"))
+        #expect(Doctor.size(512) == "512 bytes" && Doctor.size(1536) == "1.5 KiB" && Doctor.size(3 << 30) == "3.0 GiB")
+    }
+
+    /// Issue 14.1/14.2: an unsafe directory, and a bond file root took over.
+    @Test func stateDirectoryOwnershipAndSafety() {
+        let system = FakeDoctorSystem()
+        system.unsafe["/var/lib/wristcore"] = HALError(
+            operation: "use the state directory /var/lib/wristcore", errno: 0,
+            reason: "it is world-writable (owner wristcore (uid 999), mode 0777): another user could replace the bond file",
+            hint: "'sudo chmod 700 /var/lib/wristcore'")
+        var report = Doctor(board: board, system: system).check()
+        #expect(report.lines[8] == "FAIL  state directory /var/lib/wristcore is unsafe: it is world-writable (owner wristcore (uid 999), mode 0777): another user could replace the bond file; fix: 'sudo chmod 700 /var/lib/wristcore'")
+        #expect(report.failureCount == 1)
+
+        system.unsafe = [:]
+        system.owners["/var/lib/wristcore"] = FileOwner(uid: 999, gid: 998, mode: 0o700)
+        system.owners["/var/lib/wristcore/bonds"] = FileOwner(uid: 0, gid: 0, mode: 0o600)
+        report = Doctor(board: board, system: system).check()
+        #expect(report.lines[8] == "ok    state directory /var/lib/wristcore is writable (12.0 GiB free)")
+        #expect(report.lines[9] == "FAIL  /var/lib/wristcore/bonds belongs to root (uid 0), not to the state directory's owner wristcore (uid 999), so the daemon cannot read it (an older 'sudo wristcore forget' did this): 'sudo chown 999:998 /var/lib/wristcore/bonds'")
+        system.owners["/var/lib/wristcore/bonds"] = FileOwner(uid: 999, gid: 998, mode: 0o600)
+        #expect(Doctor(board: board, system: system).check().lines == Self.healthy)
+
+        system.writeFailures["/var/lib/wristcore"] = HALError(operation: "create a file in /var/lib/wristcore", errno: 30, reason: "Read-only file system")
+        report = Doctor(board: board, system: system).check()
+        #expect(report.lines[8] == "FAIL  state directory /var/lib/wristcore is not writable by this user (create a file in /var/lib/wristcore: Read-only file system): 'sudo install -d -o wristcore -g wristcore -m 700 /var/lib/wristcore' (deploy/wristcore.service's StateDirectory= does this), or pass --state-dir")
+    }
+
+    /// The live system on a real directory: writable, with space, safe; a 0777 one is not.
+    @Test func liveStateDirectoryChecks() {
+        var template = Array("/tmp/wristcore-doctor-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        defer { _ = system("rm -rf '\(dir)'") }
+        let live = LiveDoctorSystem()
+        #expect(live.stateDirectoryProblem(dir) == nil)
+        #expect(live.probeWrite(dir) == nil)
+        #expect((live.availableBytes(dir) ?? 0) > 0)
+        #expect(live.owner(dir)?.mode == 0o700)
+        _ = chmod(dir, 0o777)
+        #expect(live.stateDirectoryProblem(dir)?.reason.contains("mode 0777") == true)
     }
 
     @Test func simulatedBoardChecksNothing() throws {
