@@ -30,6 +30,9 @@ public struct PhoneLinkHandlers {
     public var pairingEnded: (_ accepted: Bool) -> Void
     /// A stored bond no longer works (the phone forgot the watch) and was removed.
     public var staleBond: (BluetoothAddress) -> Void
+    /// Something the wearer must know about the link, as a one-line notice
+    /// (for example "Bond not saved: disk full ...").
+    public var notice: (String) -> Void
     /// Called once when the link accepts phones (nil), or could not start
     /// (why). Bluetooth starts on the loop, after `startPhoneLink` returned.
     public var ready: (_ failure: String?) -> Void
@@ -42,6 +45,7 @@ public struct PhoneLinkHandlers {
         pairingRequested: @escaping (_ passkey: UInt32, _ reply: @escaping (Bool) -> Void) -> Void,
         pairingEnded: @escaping (_ accepted: Bool) -> Void,
         staleBond: @escaping (BluetoothAddress) -> Void,
+        notice: @escaping (String) -> Void = { _ in },
         ready: @escaping (_ failure: String?) -> Void = { _ in }
     ) {
         self.linkInUse = linkInUse
@@ -51,6 +55,7 @@ public struct PhoneLinkHandlers {
         self.pairingRequested = pairingRequested
         self.pairingEnded = pairingEnded
         self.staleBond = staleBond
+        self.notice = notice
         self.ready = ready
     }
 }

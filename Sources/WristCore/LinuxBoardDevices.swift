@@ -89,6 +89,7 @@ public final class LinuxBoardDevices: BoardDevices {
             }
         }
         bt.onStaleBond = { address in handlers.staleBond(address) }
+        bt.onBondSaveFailed = { failure in handlers.notice(failure.notice) }
         bluetooth = bt
         // Start-up completes on the loop (mgmt answers); `ready` reports it.
         bt.start { result in

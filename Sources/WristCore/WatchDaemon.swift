@@ -267,6 +267,7 @@ public final class WatchDaemon {
             staleBond: { [unowned watch] address in
                 watch.showNotice("Pair again: the phone \(address) forgot this watch")
             },
+            notice: { [unowned watch] text in watch.showNotice(text) },
             ready: { [weak self, unowned loop] failure in
                 guard let self else { return }
                 guard let failure else {
