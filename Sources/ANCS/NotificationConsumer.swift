@@ -52,6 +52,11 @@ public final class NotificationConsumer {
         public var fetchAppNames = true
         /// Liveness probing; nil (off) by default.
         public var liveness: LivenessPolicy? = nil
+        /// A notification fetch that timed out or failed (except 0xA2: the
+        /// UID is gone) is sent again after each of these delays in turn,
+        /// then given up until the notification changes or is opened.
+        /// At most 8.
+        public var fetchRetryDelays: [Duration] = [.seconds(1), .seconds(4)]
 
         public init() {}
     }
@@ -76,6 +81,7 @@ public final class NotificationConsumer {
     let apps: AppNameCache
     let queue: RequestQueue
     let assembler: DataSourceAssembler
+    let retries: FetchRetries
     private let command: UnsafeMutableRawBufferPointer
     private var active: Active?
     private var writeOutstanding = false
@@ -94,6 +100,7 @@ public final class NotificationConsumer {
     public init(configuration: Configuration = Configuration(), sink: (any ANCSConsumerSink)? = nil) {
         precondition(configuration.storeCapacity >= 1 && configuration.queueCapacity >= 1
             && configuration.appNameCacheCapacity >= 0, "capacities must be positive")
+        precondition(configuration.fetchRetryDelays.count <= 8, "at most 8 fetch retries")
         self.configuration = configuration
         self.sink = sink
         let c = configuration
@@ -109,6 +116,7 @@ public final class NotificationConsumer {
             capacity: c.appNameCacheCapacity, idCapacity: Int(c.appIdentifierMaxLength),
             nameCapacity: Int(c.appNameMaxLength))
         queue = RequestQueue(capacity: c.queueCapacity)
+        retries = FetchRetries(slots: c.storeCapacity, delays: c.fetchRetryDelays)
         var ac = DataSourceAssembler.Configuration()
         ac.maxPending = 2
         ac.appIdentifierCapacity = Int(c.appIdentifierMaxLength)
@@ -152,6 +160,7 @@ public final class NotificationConsumer {
         store.removeAll()
         apps.removeAll()
         queue.removeAll()
+        retries.removeAll()
         assembler.reset()
         active = nil
         probeRequested = false
@@ -195,7 +204,7 @@ public final class NotificationConsumer {
         if let a = active, a.work.kind == .notification || a.work.kind == .app {
             active!.deadline = now.advanced(by: configuration.requestTimeout)
         }
-        assembler.feed(bytes) { event in self.assembled(event) }
+        assembler.feed(bytes) { event in self.assembled(event, now: now) }
         pump(now: now)
     }
 
@@ -240,7 +249,7 @@ public final class NotificationConsumer {
                 if a.work.kind == .notification || a.work.kind == .app {
                     assembler.cancel(tag: a.tag)
                 }
-                fail(error)
+                fail(error, now: now)
             }
         }
         pump(now: now)
@@ -253,6 +262,7 @@ public final class NotificationConsumer {
         guard isSessionActive else { return nil }
         var d = active?.deadline
         if let quiet = optionalAttributesDeadline { d = earliest(d, quiet) }
+        if let retry = retries.nextDue { d = earliest(d, retry) }
         if let l = configuration.liveness {
             if let silence = l.resubscribeAfterSilence {
                 d = earliest(d, lastNotificationSource.advanced(by: silence))
@@ -271,20 +281,21 @@ public final class NotificationConsumer {
     }
 
     /// Runs whatever is due at `now` (end of a response without its
-    /// optional attributes, request timeout, liveness).
+    /// optional attributes, request timeout, fetch retries, liveness).
     public func handleDeadline(now: MonotonicInstant) {
         guard isSessionActive else { return }
+        retries.release(now: now)
         if let quiet = optionalAttributesDeadline, now >= quiet {
-            assembler.finishWithoutOptionalAttributes { event in self.assembled(event) }
+            assembler.finishWithoutOptionalAttributes { event in self.assembled(event, now: now) }
         }
         if let a = active, now >= a.deadline {
             statistics.timeouts += 1
             switch a.work.kind {
             case .notification, .app:
                 assembler.cancel(tag: a.tag) { partial in self.commit(partial, a, complete: false) }
-                fail(.timedOut)
+                fail(.timedOut, now: now)
             case .action:
-                fail(.timedOut)
+                fail(.timedOut, now: now)
             case .probe:
                 active = nil
                 emit(.livenessProbe(.noAnswer))
@@ -329,13 +340,21 @@ public final class NotificationConsumer {
 
     // MARK: UI requests
 
-    /// The notification is on screen: fetch its Message (bounded) if not
-    /// stored yet, ahead of other fetches.
+    /// The notification is on screen: fetch whatever it lacks, ahead of
+    /// other fetches: its Message (bounded) and MessageSize, and its
+    /// AppIdentifier / Title / action labels if an earlier fetch failed. A
+    /// fetch waiting for its retry goes now, with its retries renewed; an
+    /// app name whose lookup failed is asked again.
     public func notificationShown(_ uid: NotificationUID, now: MonotonicInstant) {
         guard isSessionActive, let i = store.index(of: uid) else { return }
         let s = store.slots[i]
-        guard !s.present.contains(.message) || s.wantsMessage else { return }
-        store.slots[i].wantsMessage = true
+        let lacksBasic = !s.present.contains(.appIdentifier) || !s.present.contains(.title)
+        let lacksMessage = !s.present.contains(.message)
+        retryFailedAppName(slot: i)
+        guard lacksBasic || lacksMessage || s.hasWork else { return pump(now: now) }
+        if lacksBasic { store.slots[i].needsFetch = true }
+        if lacksMessage { store.slots[i].wantsMessage = true }
+        retries.reset(i)
         let w = Work(kind: .notification, uid: uid.rawValue)
         if !queue.insertAfterActions(w) {
             if let dropped = queue.dropLastNonAction() { requeueLater(dropped) }
@@ -361,6 +380,16 @@ public final class NotificationConsumer {
             _ = queue.insertAfterActions(w)
         }
         pump(now: now)
+    }
+
+    /// The app name of the notification in slot `i` failed to arrive: look
+    /// it up again (the wearer is looking at the entry).
+    private func retryFailedAppName(slot i: Int) {
+        guard configuration.fetchAppNames, store.slots[i].present.contains(.appIdentifier),
+            !store.slots[i].truncated.contains(.appIdentifier),
+            let e = apps.find(store.bytes(.appIdentifier, slot: i)), apps.entries[e].state == .failed
+        else { return }
+        apps.entries[e].state = .wanted
     }
 
     /// A queued fetch pushed out of the queue stays due in the store / cache
@@ -431,10 +460,12 @@ public final class NotificationConsumer {
             let evicted = NotificationUID(store.slots[v].uid)
             forget(evicted)
             store.remove(at: v)
+            retries.reset(v)
             statistics.evictions += 1
             emit(.notificationRemoved(evicted, .evicted))
         }
         guard let i = store.insert(info) else { return }
+        retries.reset(i)
         store.slots[i].needsFetch = true
         store.slots[i].wantsMessage = wantsMessageEagerly(info)
         emit(.notificationAdded(info))
@@ -453,6 +484,7 @@ public final class NotificationConsumer {
         store.slots[i].needsFetch = true
         store.slots[i].wantsMessage = hadMessage || wantsMessageEagerly(info)
         store.slots[i].version &+= 1
+        retries.reset(i)  // new content: a fresh set of attempts
         emit(.notificationModified(info))
         if !info.isPreExisting { enqueueFetch(info.uid) }
     }
@@ -461,6 +493,7 @@ public final class NotificationConsumer {
         guard let i = store.index(of: uid) else { return }
         forget(uid)
         store.remove(at: i)
+        retries.reset(i)
         emit(.notificationRemoved(uid, .removedByPhone))
     }
 
@@ -505,7 +538,7 @@ public final class NotificationConsumer {
         while let w = queue.popFirst() {
             switch w.kind {
             case .notification:
-                if let i = store.index(of: NotificationUID(w.uid)), store.slots[i].hasWork { return w }
+                if let i = store.index(of: NotificationUID(w.uid)), isDue(i) { return w }
             case .app:
                 if apps.entries[w.appEntry].state == .queued { return w }
             case .action:
@@ -519,7 +552,7 @@ public final class NotificationConsumer {
         var i = 0
         while i < store.capacity {
             let s = store.slots[i]
-            if s.inUse && s.hasWork && !s.isPreExisting && (pick < 0 || s.sequence < store.slots[pick].sequence) {
+            if s.inUse && !s.isPreExisting && isDue(i) && (pick < 0 || s.sequence < store.slots[pick].sequence) {
                 pick = i
             }
             i += 1
@@ -539,7 +572,7 @@ public final class NotificationConsumer {
         i = 0
         while i < store.capacity {
             let s = store.slots[i]
-            if s.inUse && s.hasWork && s.isPreExisting && (pick < 0 || s.sequence > store.slots[pick].sequence) {
+            if s.inUse && s.isPreExisting && isDue(i) && (pick < 0 || s.sequence > store.slots[pick].sequence) {
                 pick = i
             }
             i += 1
@@ -550,6 +583,11 @@ public final class NotificationConsumer {
             return Work(kind: .probe)
         }
         return nil
+    }
+
+    /// Slot `i` has a fetch due now (not waiting for a retry).
+    private func isDue(_ i: Int) -> Bool {
+        store.slots[i].hasWork && !retries.isWaiting(i, sequence: store.slots[i].sequence)
     }
 
     private func dispatch(_ w: Work, now: MonotonicInstant) {
@@ -634,7 +672,7 @@ public final class NotificationConsumer {
 
     // MARK: results
 
-    private func assembled(_ event: DataSourceEvent) {
+    private func assembled(_ event: DataSourceEvent, now: MonotonicInstant) {
         switch event {
         case .response(let r):
             guard let a = active, a.tag == r.tag else { return }
@@ -644,20 +682,21 @@ public final class NotificationConsumer {
             commit(r, a, complete: true)
         case .failed(let tag, let error):
             statistics.malformedResponses += 1
-            if let a = active, a.tag == tag { fail(.malformedResponse(error)) }
+            if let a = active, a.tag == tag { fail(.malformedResponse(error), now: now) }
         case .discarded(let error):
             statistics.strayDataSourceEpisodes += 1
             emit(.protocolError(.dataSource(error)))
         }
     }
 
-    /// The active request failed: give up on it (no retry loop) and tell.
-    private func fail(_ error: ANCSRequestError) {
+    /// The active request failed: tell, and for a notification fetch either
+    /// schedule its retry (`FetchRetries`) or give up on it.
+    private func fail(_ error: ANCSRequestError, now: MonotonicInstant) {
         guard let a = active else { return }
         active = nil
         switch a.work.kind {
         case .notification:
-            clearDue(a)
+            if !scheduleRetry(a, error, now: now) { clearDue(a) }
             if !a.discardResult { emit(.fetchFailed(NotificationUID(a.work.uid), error)) }
         case .app:
             if apps.entries[a.work.appEntry].state == .requested { apps.entries[a.work.appEntry].state = .failed }
@@ -666,6 +705,21 @@ public final class NotificationConsumer {
         case .probe:
             break
         }
+    }
+
+    /// Keeps the failed fetch's work due and makes it wait for its retry.
+    /// False when it is not retried: the UID is gone on the phone (0xA2) or
+    /// here, the notification changed meanwhile (it is fetched again anyway),
+    /// or its retries are used up.
+    private func scheduleRetry(_ a: Active, _ error: ANCSRequestError, now: MonotonicInstant) -> Bool {
+        switch error {
+        case .phone(.invalidParameter), .cancelled: return false
+        default: break
+        }
+        guard !a.discardResult, let i = store.index(of: NotificationUID(a.work.uid)),
+            store.slots[i].version == a.version
+        else { return false }
+        return retries.failed(i, sequence: store.slots[i].sequence, now: now)
     }
 
     private func clearDue(_ a: Active) {
@@ -682,9 +736,11 @@ public final class NotificationConsumer {
     private func commit(_ r: DataSourceResponse, _ a: Active, complete: Bool) {
         switch a.work.kind {
         case .notification:
-            clearDue(a)
+            // A partial answer (timeout) leaves the work due: `fail` decides.
+            if complete { clearDue(a) }
             reportOverlongAttributes(r, NotificationUID(a.work.uid))
             guard !a.discardResult, let i = store.index(of: NotificationUID(a.work.uid)) else { return }
+            if complete { retries.reset(i) }
             var fields = NotificationFields()
             var k = 0
             while k < r.requested.count {

@@ -279,7 +279,9 @@ struct BoardValidator {
 
     /// `"vibrate": { "important": "double", "default": "short", "social": "none", ... }`:
     /// a pattern (short, double, ring) or none, for Important notifications,
-    /// for the rest, and per category. Silent and pre-existing ones never vibrate.
+    /// for the rest, and per category. Keys left out keep the standard policy
+    /// (Important double, incoming call ring, the rest none). Silent and
+    /// pre-existing ones never vibrate.
     mutating func vibrate(_ v: ConfigJSON) -> VibrationPolicy {
         let categories: [String: CategoryID] = [
             "other": .other, "incomingCall": .incomingCall, "missedCall": .missedCall, "voicemail": .voicemail,

@@ -3,14 +3,17 @@ import Haptics
 
 /// What vibrates: maps a notification from the phone to a motor pattern.
 ///
-/// Default mapping (issue "The watch", item 3):
+/// Default mapping (the design card: the motor is for Important
+/// notifications and calls; issue 19 item 9):
 /// - Silent or PreExisting → nothing. This is the protocol's rule
 ///   (`NotificationInfo.shouldAlert`) and no configuration changes it: the
-///   phone already alerted, or was asked not to.
+///   phone already alerted, or was asked not to. One exception, the call
+///   still ringing when the phone connects: see `patternForCallInProgress`.
 /// - IncomingCall → `.ring` (the daemon stops it when the call is answered,
 ///   declined or removed; `MotorController` stops it at its maximum duration).
 /// - Important → `.double`.
-/// - everything else → `.short`.
+/// - everything else → nothing. A board's `motor.vibrate` turns a short
+///   pulse on for the rest (`"default": "short"`) or per category.
 ///
 /// Per-category overrides win over the Important rule (an Important incoming
 /// call still rings); a category can be overridden to nil to keep it still.
@@ -26,7 +29,7 @@ public struct VibrationPolicy: Sendable, Equatable {
     /// Category → pattern (nil: no vibration) overrides.
     public private(set) var categoryOverrides: [CategoryID: VibrationPattern?]
 
-    public init(important: VibrationPattern? = .double, defaultPattern: VibrationPattern? = .short,
+    public init(important: VibrationPattern? = .double, defaultPattern: VibrationPattern? = nil,
                 categoryOverrides: [CategoryID: VibrationPattern?] = [.incomingCall: .ring]) {
         self.important = important
         self.defaultPattern = defaultPattern
@@ -51,6 +54,16 @@ public struct VibrationPolicy: Sendable, Equatable {
         if let override = categoryOverrides[info.category] { return override }
         if info.flags.contains(.important) { return important }
         return defaultPattern
+    }
+
+    /// The pattern for an incoming call that was already ringing when the
+    /// phone connected (flagged PreExisting, not Silent): the wearer can
+    /// still answer it, so it rings like a new one. nil for anything else.
+    public func patternForCallInProgress(_ info: NotificationInfo) -> VibrationPattern? {
+        guard info.category == .incomingCall, info.isPreExisting, !info.flags.contains(.silent) else { return nil }
+        var live = info
+        live.flags.remove(.preExisting)
+        return pattern(for: live)
     }
 
     /// The pattern for a consumer event: only `.notificationAdded` can vibrate.

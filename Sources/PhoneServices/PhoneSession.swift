@@ -31,6 +31,54 @@ public final class PhoneSession: ANCSConsumerSink {
         case phoneTime(PhoneClock)
         case discoveryFailed(GATTError)
         case closed(ATTBearerError)
+        /// A Control Point command could not be sent (the consumer was told
+        /// its write failed). Reported once per reason per ANCS session, so
+        /// a burst of commands cannot flood the log.
+        case ancsCommandNotSent(CommandFailure)
+    }
+
+    /// Why a Control Point command could not be sent.
+    public enum CommandFailure: Equatable, Sendable, CustomStringConvertible {
+        /// ANCS is not subscribed (gone, or not yet there).
+        case noControlPoint
+        /// The ATT request queue had no room (long writes need one slot per part).
+        case queueFull
+        /// The link is closed.
+        case linkClosed
+        /// The command does not fit a write, even a long one.
+        case tooLong(Int)
+        /// Anything else the bearer refused with.
+        case bearer(ATTBearerError)
+
+        init(_ error: ATTBearerError, length: Int) {
+            switch error {
+            case .queueFull: self = .queueFull
+            case .linkClosed, .transactionTimeout: self = .linkClosed
+            case .encoding: self = .tooLong(length)
+            default: self = .bearer(error)
+            }
+        }
+
+        /// One bit per kind, for reporting each once per session.
+        var bit: UInt8 {
+            switch self {
+            case .noControlPoint: 1
+            case .queueFull: 2
+            case .linkClosed: 4
+            case .tooLong: 8
+            case .bearer: 16
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .noControlPoint: "ANCS has no Control Point (not subscribed)"
+            case .queueFull: "the ATT request queue is full"
+            case .linkClosed: "the link is closed"
+            case .tooLong(let n): "\(n) bytes do not fit an ATT write"
+            case .bearer(let e): "\(e)"
+            }
+        }
     }
 
     public let bearer: ATTBearer
@@ -50,6 +98,8 @@ public final class PhoneSession: ANCSConsumerSink {
     private var notificationSourceRoute: ((UnsafeRawBufferPointer) -> Void)!
     private var dataSourceRoute: ((UnsafeRawBufferPointer) -> Void)!
     private var subscribeGeneration = 0
+    /// `CommandFailure.bit`s already reported in this ANCS session.
+    private var reportedCommandFailures: UInt8 = 0
 
     /// - Parameters:
     ///   - channel: the connected ATT link (an L2CAP LE socket on CID 4, or a
@@ -175,18 +225,29 @@ public final class PhoneSession: ANCSConsumerSink {
 
     public func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) {
         guard controlPointHandle != 0 else {
+            commandNotSent(.noControlPoint)
             consumer.controlPointWriteFailed(attErrorCode: ATTErrorCode.invalidHandle.rawValue, now: loop.now)
             return
         }
-        do {
+        do throws(ATTBearerError) {
             try client.write(handle: controlPointHandle, value: command, then: controlPointCompletion)
         } catch {
-            // Queue full or link closed: report it as a failed write.
+            // Queue full, too long or link closed: say so (once), and report
+            // it to the consumer as a failed write (it retries fetches).
+            commandNotSent(CommandFailure(error, length: command.count))
             consumer.controlPointWriteFailed(attErrorCode: ATTErrorCode.unlikelyError.rawValue, now: loop.now)
         }
     }
 
+    private func commandNotSent(_ failure: CommandFailure) {
+        guard reportedCommandFailures & failure.bit == 0 else { return }
+        reportedCommandFailures |= failure.bit
+        eventHandler?(.ancsCommandNotSent(failure))
+    }
+
     public func ancsEvent(_ event: ANCSEvent) {
+        // Each ANCS session reports each kind of unsendable command once.
+        if case .sessionStarted = event { reportedCommandFailures = 0 }
         eventHandler?(.ancs(event))
     }
 

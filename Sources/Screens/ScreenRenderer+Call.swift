@@ -9,7 +9,9 @@ extension ScreenRenderer {
     /// An incoming call: "Incoming call", the caller (the title) as large as
     /// fits, and the phone's own action labels ("Answer" / "Decline" when it
     /// sent none) over the positive and negative buttons. No status bar.
-    func drawIncomingCall(_ n: ANCSNotification?, into fb: Framebuffer) {
+    /// A `notice` ("Could not answer") replaces the heading, inverted; on a
+    /// compact panel it replaces the caller's line.
+    func drawIncomingCall(_ n: ANCSNotification?, notice: CallNotice?, into fb: Framebuffer) {
         var positive = n?.bytes(.positiveActionLabel) ?? UnsafeRawBufferPointer(start: nil, count: 0)
         var negative = n?.bytes(.negativeActionLabel) ?? UnsafeRawBufferPointer(start: nil, count: 0)
         if positive.isEmpty { positive = Self.answerFallback.rawBytes }
@@ -21,6 +23,7 @@ extension ScreenRenderer {
         let room = content.bottom - content.top
 
         if isCompact || room < 36 {
+            if let notice { return drawCallNotice(notice, top: top, height: room, into: fb) }
             // One line: the handset and the caller (or "Incoming call").
             let text = caller.isEmpty ? Self.incomingCallTitle.rawBytes : caller
             let chain = room >= 16 ? fonts.body : fonts.small
@@ -31,11 +34,15 @@ extension ScreenRenderer {
             line(fb, text, chain, x: ic.width + 4, baseline: y + ascent, maxWidth: width - ic.width - 5)
             return
         }
-        // The heading with the handset, centred.
-        let headingWidth = ic.width + 3 + measure(Self.incomingCallTitle.rawBytes, fonts.small)
-        let hx = (width - headingWidth) / 2
-        icon(fb, ic, x: hx, y: top + 1)
-        line(fb, Self.incomingCallTitle, fonts.small, x: hx + ic.width + 3, baseline: top + 9, maxWidth: width)
+        if let notice {
+            drawCallNotice(notice, top: top, height: 11, into: fb)
+        } else {
+            // The heading with the handset, centred.
+            let headingWidth = ic.width + 3 + measure(Self.incomingCallTitle.rawBytes, fonts.small)
+            let hx = (width - headingWidth) / 2
+            icon(fb, ic, x: hx, y: top + 1)
+            line(fb, Self.incomingCallTitle, fonts.small, x: hx + ic.width + 3, baseline: top + 9, maxWidth: width)
+        }
         top += 12
         // The caller: one line of the large font when it fits, else up to two
         // centred lines of the body font.
@@ -53,5 +60,16 @@ extension ScreenRenderer {
         }
         let y = top + max(0, (area - noticeLayout.height()) / 2)
         noticeLayout.draw(caller, fonts: fonts.body, into: fb, x: 2 + ox, y: y + oy, alignment: .center)
+    }
+}
+
+extension ScreenRenderer {
+    /// The call's notice: one line of the small font, inverted, centred in
+    /// the band of `band` rows from `top`.
+    func drawCallNotice(_ notice: CallNotice, top: Int, height band: Int, into fb: Framebuffer) {
+        let h = 11
+        let y = top + max(0, (band - h) / 2)
+        fill(fb, Rect(x: 0, y: y, width: width, height: h))
+        line(fb, notice.text, fonts.small, x: 0, baseline: y + 9, maxWidth: width, alignment: .center, ink: .off)
     }
 }

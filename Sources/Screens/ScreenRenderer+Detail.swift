@@ -4,9 +4,11 @@ import Graphics
 extension ScreenRenderer {
     /// One notification: a header (category icon, app name, date) and a
     /// body that scrolls by lines: the title (body font, up to 3 lines), the
-    /// subtitle (small font, up to 2 lines; not on 128x32) and the message
-    /// (small font). The message is there once fetched: call the
-    /// consumer's `notificationShown(_:now:)` when the screen opens.
+    /// subtitle (small font, up to 2 lines; not on 128x32), the message
+    /// (small font) and, when the phone has more of it than arrived
+    /// (`ANCSNotification.hasMoreMessage`), a last line "... more on phone".
+    /// The message is there once fetched: call the consumer's
+    /// `notificationShown(_:now:)` when the screen opens.
     func drawDetail(_ n: ANCSNotification, scroll: Int, status: StatusInfo, into fb: Framebuffer) {
         if !isCompact { drawStatusBar(status, into: fb) }
         let headerTop = isCompact ? 0 : Self.statusBarHeight + 1
@@ -63,7 +65,11 @@ extension ScreenRenderer {
         return Rect(x: 1, y: top, width: width - 4, height: height - top)
     }
 
-    var detailTotalLines: Int { titleLayout.lineCount + subtitleLayout.lineCount + messageLayout.lineCount }
+    var detailTotalLines: Int {
+        titleLayout.lineCount + subtitleLayout.lineCount + messageLayout.lineCount + (detailHasMore ? 1 : 0)
+    }
+
+    static let moreOnPhone: StaticString = "\u{2026} more on phone"
 
     /// Lays out the three parts for the body's width (the same every frame).
     func layoutDetail(_ n: ANCSNotification) {
@@ -72,11 +78,13 @@ extension ScreenRenderer {
         let subtitle = isCompact ? UnsafeRawBufferPointer(start: nil, count: 0) : n.bytes(.subtitle)
         subtitleLayout.layout(subtitle, fonts: fonts.small, width: w, maxLines: 2)
         messageLayout.layout(n.bytes(.message), fonts: fonts.small, width: w, maxLines: messageLayout.capacity)
+        detailHasMore = n.hasMoreMessage
     }
 
-    /// Body line `k`: which layout, which of its lines, and its height (the
-    /// title's last line is followed by a 2-pixel gap). A line's height
-    /// includes its layout's leading (1 px under CJK lines).
+    /// Body line `k`: which layout, which of its lines (-1: the "more on
+    /// phone" line after the message), and its height (the title's last
+    /// line is followed by a 2-pixel gap). A line's height includes its
+    /// layout's leading (1 px under CJK lines).
     func detailLine(_ k: Int) -> (layout: TextLayout, field: NotificationTextField, index: Int, height: Int) {
         if k < titleLayout.lineCount {
             let gap = k == titleLayout.lineCount - 1 ? 2 : 0
@@ -87,12 +95,20 @@ extension ScreenRenderer {
             return (subtitleLayout, .subtitle, s, subtitleLayout.lineHeight)
         }
         let m = s - subtitleLayout.lineCount
-        return (messageLayout, .message, m, messageLayout.lineHeight)
+        if m < messageLayout.lineCount { return (messageLayout, .message, m, messageLayout.lineHeight) }
+        return (messageLayout, .message, -1, smallLineHeight)
     }
+
+    /// A line of the small font (the message's, also when it is empty).
+    var smallLineHeight: Int { messageLayout.lineCount > 0 ? messageLayout.lineHeight : fonts.small.primary.lineHeight }
 
     /// Draws body line `k` with its top at `y`; returns its height.
     func drawDetailLine(_ k: Int, _ n: ANCSNotification, x: Int, y: Int, into fb: Framebuffer) -> Int {
         let l = detailLine(k)
+        if l.index < 0 {
+            line(fb, Self.moreOnPhone, fonts.small, x: x, baseline: y + latinAscent(fonts.small), maxWidth: detailBodyArea.width)
+            return l.height
+        }
         let chain = l.field == .title ? fonts.body : fonts.small
         l.layout.draw(n.bytes(l.field), fonts: chain, into: fb, x: x + ox, y: y + oy, firstLine: l.index, maxLines: 1)
         return l.height

@@ -35,6 +35,9 @@ public final class ScreenRenderer {
 
     /// The first list row shown; moves only when the selection leaves the window.
     var listTop = 0
+    /// The detail being laid out has more Message on the phone (a last
+    /// body line says so).
+    var detailHasMore = false
     /// Drawing offset of the current frame (pixel shift against burn-in).
     var ox = 0
     var oy = 0
@@ -85,8 +88,9 @@ public final class ScreenRenderer {
 
     /// Draws the whole screen. `shift` moves all content by a few pixels
     /// (against OLED burn-in); content pushed past an edge is cut.
+    /// `callNotice` is shown on the call screen (the phone refused an answer).
     public func render(_ screen: Screen, status: StatusInfo, notifications: NotificationConsumer,
-                       into fb: Framebuffer, shift: (x: Int, y: Int) = (0, 0)) {
+                       into fb: Framebuffer, shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil) {
         precondition(fb.width == width && fb.height == height,
                      "ScreenRenderer is \(width)x\(height), the framebuffer \(fb.width)x\(fb.height)")
         fb.resetClip()
@@ -112,7 +116,7 @@ public final class ScreenRenderer {
                 drawNotice(Self.gone.rawBytes, status: status, into: fb)
             }
         case .incomingCall(let uid):
-            drawIncomingCall(notifications.notification(uid), into: fb)
+            drawIncomingCall(notifications.notification(uid), notice: callNotice, into: fb)
         case .pairing(let passkey):
             drawPairing(passkey: passkey, into: fb)
         case .message(let text):

@@ -37,8 +37,14 @@ public final class WatchController: WatchModelSink {
     public private(set) var session: PhoneSession?
     /// The notifications the screens show (an empty store without a phone).
     public var notifications: NotificationConsumer { model.notifications }
-    /// The call ringing now, if any.
+    /// The call ringing now, if any (until a button answers it or it ends).
     public var ringingCall: NotificationUID? { model.ringingCall }
+    /// The incoming call on the call screen, actionable until it ends.
+    public var activeCall: NotificationUID? { model.activeCall }
+    /// What the call screen says after the phone refused an answer.
+    public var callNotice: CallNotice? { model.callNotice }
+    /// Notifications added live and not yet seen (the status bar's count).
+    public var unread: Int { model.unread }
     public var displayState: String { model.displayPower.rawValue }
     public let framebuffer: Framebuffer
     public let driver: OLEDDriver
@@ -177,7 +183,11 @@ public final class WatchController: WatchModelSink {
         case .ancsSubscriptionFailed(let e):
             logger.warning("cannot subscribe to ANCS: \(e)")
         case .ancsUnavailable:
+            // The session's end (if one ran) already emptied the store and the screens.
             logger.notice("the phone offers no ANCS (on an iPhone: allow 'Share System Notifications' for this watch in Settings > Bluetooth)")
+        case .ancsCommandNotSent(let reason):
+            // The session reports each reason once per ANCS session.
+            logger.warning("cannot send an ANCS command: \(reason)")
         case .phoneTime(let c):
             phoneClock = c
             armMinuteTimer()
@@ -206,10 +216,24 @@ public final class WatchController: WatchModelSink {
             logger.info("ANCS session started")
         case .sessionEnded(let reason):
             logger.info("ANCS session ended: \(reason)")
+        case .protocolError(.attributeExceedsMaxLength(_, let attribute, _, let maxLength)):
+            // Reported once per session; the value was kept, cut.
+            logger.warning(
+                "the phone sent \(Self.attributeName(attribute)) longer than the requested \(maxLength) bytes: kept the first \(maxLength)")
         case .protocolError(let e):
             logger.warning("dropped malformed ANCS data: \(e)")
         case .notificationModified, .notificationRemoved, .attributesReady, .livenessProbe, .resubscribeRecommended:
             break
+        }
+    }
+
+    /// "Title", "Subtitle", "Message" (the attributes that carry a max length).
+    static func attributeName(_ id: UInt8) -> String {
+        switch NotificationAttributeID(rawValue: id) {
+        case .title: "Title"
+        case .subtitle: "Subtitle"
+        case .message: "Message"
+        default: "attribute \(id)"
         }
     }
 
@@ -293,7 +317,9 @@ public final class WatchController: WatchModelSink {
     public func render() {
         renderPending = false
         let status = StatusInfo(time: currentTime(), link: model.link, unread: model.unread)
-        renderer.render(model.screen, status: status, notifications: model.notifications, into: framebuffer, shift: model.pixelShift)
+        renderer.render(
+            model.screen, status: status, notifications: model.notifications, into: framebuffer, shift: model.pixelShift,
+            callNotice: model.callNotice)
         guard model.displayPower != .off else { return }
         do {
             _ = try driver.flush(framebuffer)

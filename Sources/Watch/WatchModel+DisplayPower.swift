@@ -12,11 +12,11 @@ public enum DisplayPowerState: String, Sendable {
 
 /// Display power: full brightness after activity, dimmed `dimAfter` later,
 /// off `offAfter` after it; a button press, an Important alert or a notice
-/// wakes it. While something needs an answer (a ringing call, a pairing
+/// wakes it. While something needs an answer (an incoming call, a pairing
 /// passkey) it stays on.
 extension WatchModel {
-    /// A call rings or a passkey waits: the display does not dim or sleep.
-    public var keepsDisplayAwake: Bool { ringingCall != nil || isAwaitingPairingAnswer }
+    /// A call is on screen or a passkey waits: the display does not dim or sleep.
+    public var keepsDisplayAwake: Bool { activeCall != nil || isAwaitingPairingAnswer }
 
     /// Activity: back to full brightness, the dim and off deadlines restarted.
     /// Returns the state before, so a press that only woke a dark display can

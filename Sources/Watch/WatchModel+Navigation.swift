@@ -12,7 +12,7 @@ extension WatchModel {
         let wasDark = wake(now: now) == .off
         // A press that only woke a dark display does nothing else (no blind
         // actions), except where something is waiting for an answer.
-        if wasDark && ringingCall == nil && !isAwaitingPairingAnswer { return requestRender() }
+        if wasDark && activeCall == nil && !isAwaitingPairingAnswer { return requestRender() }
         switch screen {
         case .pairing:
             if role == .positive && gesture == .press { answerPairing(.confirmed, now: now) }
@@ -23,7 +23,7 @@ extension WatchModel {
         case .idleClock, .waitingForPhone, .message:
             if role == .positive || role == .select || role == .down || role == .up {
                 if notifications.notificationCount > 0 {
-                    unread = 0
+                    unreadNotifications.removeAll()
                     screen = .list(selected: listSelection)
                 } else if case .message = screen {
                     screen = isPhoneConnected ? .idleClock : .waitingForPhone
@@ -66,7 +66,7 @@ extension WatchModel {
             }
         }
         // Looking at the list reads it.
-        if case .list = screen { unread = 0 }
+        if case .list = screen { unreadNotifications.removeAll() }
         requestRender()
     }
 

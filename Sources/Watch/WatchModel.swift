@@ -32,14 +32,29 @@ public final class WatchModel {
     /// The notifications the screens show (an empty store without a phone).
     public internal(set) var notifications: NotificationConsumer
     public internal(set) var isPhoneConnected = false
-    /// New notifications not yet seen in the list (the status bar's count).
-    public internal(set) var unread = 0
+    /// Notifications added live and not yet seen in the list (the status
+    /// bar's count): removals take theirs out, so it never exceeds the store.
+    public var unread: Int { min(unreadNotifications.count, notifications.notificationCount) }
+    var unreadNotifications = UnreadNotifications(capacity: WatchModel.unreadCapacity)
     /// The selected row of the list, newest first.
     public internal(set) var listSelection = 0
 
+    /// Notifications counted in `unread` at most (the oldest goes past it).
+    static let unreadCapacity = 64
+
     // Calls (WatchModel+Calls).
-    /// The call ringing now, if any.
+    /// The incoming call on the call screen, actionable until the phone
+    /// accepts an answer, removes it, or the session ends.
+    public internal(set) var activeCall: NotificationUID?
+    /// The call while it rings: from its arrival until a button answers it
+    /// (the motor stops with the press) or it ends.
     public internal(set) var ringingCall: NotificationUID?
+    /// Shown on the call screen after the phone refused an answer.
+    public internal(set) var callNotice: CallNotice?
+    /// A call already ringing when the phone connected (PreExisting): it
+    /// takes the screen once the pre-existing announcements settle.
+    var callInProgress: NotificationUID?
+    var callInProgressDeadline: MonotonicInstant?
 
     // Pairing (WatchModel+Pairing).
     /// A passkey is on screen and its request waits for an answer.
@@ -85,23 +100,34 @@ public final class WatchModel {
     public func phoneConnected(notifications store: NotificationConsumer, now: MonotonicInstant) {
         notifications = store
         isPhoneConnected = true
-        unread = 0
+        notificationsCleared()
         listSelection = 0
         if case .pairing = screen {} else { screen = .idleClock }
         if link == .off || link == .advertising { linkChanged(.connected, now: now) }
         requestRender()
     }
 
-    /// The link went away: its store is gone with it.
+    /// The link went away: its store is gone with it, and the status bar
+    /// no longer shows a connection (the link waits for the phone again,
+    /// unless it already reported something else, such as Bluetooth off).
     public func phoneDisconnected(now: MonotonicInstant) {
         guard isPhoneConnected else { return }
         isPhoneConnected = false
         notifications = noPhone
         endCall(now: now)
-        unread = 0
+        notificationsCleared()
         listSelection = 0
         screen = .waitingForPhone
+        if link == .connected || link == .encrypted { link = .advertising }
         requestRender()
+    }
+
+    /// The store was emptied (a new phone, the session ended, the link
+    /// went): nothing is unread, and no call in progress is waiting.
+    func notificationsCleared() {
+        unreadNotifications.removeAll()
+        callInProgress = nil
+        callInProgressDeadline = nil
     }
 
     /// The status bar's link indicator changed (advertising, connected, encrypted...).
@@ -119,29 +145,51 @@ public final class WatchModel {
         case .notificationModified, .attributesReady:
             requestRender()
         case .notificationRemoved(let uid, _):
-            if ringingCall == uid { endCall(now: now) }
+            unreadNotifications.remove(uid)
+            if callInProgress == uid { callInProgress = nil }
+            if activeCall == uid { endCall(now: now) }
             if case .detail(let shown, _) = screen, shown == uid { screen = .list(selected: listSelection) }
             clampSelection()
             requestRender()
         case .actionSent(let uid, _):
-            if ringingCall == uid { endCall(now: now) }
+            if activeCall == uid { endCall(now: now) }
+        case .actionFailed(let uid, let action, let error):
+            actionRefused(action, on: uid, error, now: now)
         case .sessionEnded:
-            endCall(now: now)
-            requestRender()
-        case .sessionStarted, .fetchFailed, .actionFailed, .livenessProbe, .resubscribeRecommended, .protocolError:
+            sessionEnded(now: now)
+        case .sessionStarted, .fetchFailed, .livenessProbe, .resubscribeRecommended, .protocolError:
             break
         }
     }
 
+    /// The session ended (unsubscribed, ANCS gone, re-subscribing): its
+    /// UIDs are void and the store is empty, so no screen shows them.
+    private func sessionEnded(now: MonotonicInstant) {
+        endCall(now: now)
+        notificationsCleared()
+        listSelection = 0
+        switch screen {
+        case .list, .detail, .incomingCall:
+            screen = isPhoneConnected ? .idleClock : .waitingForPhone
+        case .idleClock, .waitingForPhone, .pairing, .message:
+            break
+        }
+        requestRender()
+    }
+
     private func notificationAdded(_ info: NotificationInfo, now: MonotonicInstant) {
-        if !info.isPreExisting { unread &+= 1 }
+        if info.isPreExisting {
+            preExistingAdded(info, now: now)
+        } else {
+            unreadNotifications.insert(info.uid)
+        }
         if info.category == .incomingCall && info.shouldAlert {
-            startRinging(info.uid, now: now)
+            liveCallArrived(info, now: now)
         } else if info.shouldAlert {
             if info.flags.contains(.important) { wake(now: now) }
             if let pattern = policy.pattern(for: info) { sink?.watchPlay(pattern) }
             // A new alert pops up unless a call or a passkey has the screen.
-            if ringingCall == nil && !isAwaitingPairingAnswer {
+            if activeCall == nil && !isAwaitingPairingAnswer {
                 listSelection = 0
                 openDetail(info.uid)
             }
@@ -159,21 +207,26 @@ public final class WatchModel {
     // MARK: - Time
 
     /// When `handleDeadline` must run next: display dim / off, the pairing
-    /// timeout, the next burn-in shift. nil when nothing is timed.
+    /// timeout, a call in progress settling, the next burn-in shift. nil
+    /// when nothing is timed.
     public var nextDeadline: MonotonicInstant? {
-        earliest(earliest(dimDeadline, offDeadline), earliest(pairingDeadline, shiftDeadline))
+        earliest(
+            earliest(earliest(dimDeadline, offDeadline), earliest(pairingDeadline, shiftDeadline)),
+            callInProgressDeadline)
     }
 
     /// Runs whatever is due at `now`, earliest first (as separate timers would).
     public func handleDeadline(now: MonotonicInstant) {
         while let due = nextDeadline, due <= now {
-            // Ties go dim, off, pairing, shift.
+            // Ties go dim, off, pairing, call in progress, shift.
             if dimDeadline == due {
                 dimDeadlinePassed()
             } else if offDeadline == due {
                 offDeadlinePassed()
             } else if pairingDeadline == due {
                 pairingTimedOut(now: now)
+            } else if callInProgressDeadline == due {
+                callInProgressSettled(now: now)
             } else {
                 shiftDeadlinePassed(now: now)
             }

@@ -14,6 +14,10 @@ public struct WatchSettings: Sendable {
     public var pixelShiftInterval: Duration = .seconds(180)
     /// How long a pairing request waits for a button before it is rejected.
     public var pairingTimeout: Duration = .seconds(30)
+    /// A call already ringing when the phone connects (flagged PreExisting)
+    /// takes the screen once the phone's pre-existing announcements have
+    /// been quiet this long, if it is still there (see WatchModel+Calls).
+    public var callInProgressSettle: Duration = .seconds(1)
     /// Where the time comes from while the phone has not sent its own: the
     /// composition root injects the system clock in the local time zone
     /// (LinuxHAL's `LocalClock`); by default a fixed time, so nothing built

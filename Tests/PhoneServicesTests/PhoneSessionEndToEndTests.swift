@@ -20,12 +20,12 @@ final class EndToEnd {
     var ancsEvents: [ANCSEvent] = []
     var subscribed = 0
 
-    init(_ config: SimulatedPhone.Configuration = .init()) throws {
+    init(_ config: SimulatedPhone.Configuration = .init(), consumer: NotificationConsumer.Configuration = .init()) throws {
         loop = try EpollLoop()
         link = SimulatedLink(timers: loop)
         let (w, p) = try SeqPacketChannel.pair()
         phone = SimulatedPhone(channel: p, loop: loop, security: link.phoneEnd, configuration: config)
-        session = PhoneSession(channel: w, loop: loop, security: link.watchEnd)
+        session = PhoneSession(channel: w, loop: loop, security: link.watchEnd, consumerConfiguration: consumer)
         session.eventHandler = { [unowned self] e in
             self.events.append(e)
             if case .ancs(let a) = e { self.ancsEvents.append(a) }
@@ -49,6 +49,9 @@ final class EndToEnd {
     }
 
     func has(_ e: ANCSEvent) -> Bool { ancsEvents.contains(e) }
+
+    /// Runs the loop for a while (to show that something does NOT happen).
+    func idle(_ d: Duration) throws { _ = try loop.runUntil(timeout: d) { false } }
 
     func attributesReady(_ uid: UInt32, _ fields: NotificationFields) -> Bool {
         guard let n = session.consumer.notification(NotificationUID(uid)) else { return false }
@@ -91,6 +94,38 @@ struct EndToEndTests {
         try t.run(until: { t.attributesReady(1, [.appIdentifier, .title]) && t.appName(1) != nil })
         #expect(t.appName(1) == "Messages")
         #expect(t.session.bearer.mtu == 23)
+    }
+
+    /// Issue 19 item 1 (the app's end): a command that cannot be sent is
+    /// an event the watch logs, once per reason per ANCS session.
+    @Test func aCommandThatCannotBeSentIsReportedOncePerSession() throws {
+        var config = SimulatedPhone.Configuration()
+        config.mtu = 23
+        // Bundle identifiers of 300 bytes (kept: the consumer allows 400):
+        // Get App Attributes for one needs 17 Prepare Writes + Execute Write
+        // at ATT_MTU 23, more than the bearer's 16-request queue holds.
+        let apps = ["one", "two"].map { "com.example." + String(repeating: "x", count: 284) + "." + $0 }
+        config.preexisting = apps.enumerated().map { i, app in
+            SimulatedNotification(uid: UInt32(i + 1), category: .social, appIdentifier: app, title: "T\(i + 1)")
+        }
+        var consumer = NotificationConsumer.Configuration()
+        consumer.appIdentifierMaxLength = 400
+        let t = try EndToEnd(config, consumer: consumer)
+        func notSent() -> [PhoneSession.CommandFailure] {
+            t.events.compactMap { if case .ancsCommandNotSent(let f) = $0 { f } else { nil } }
+        }
+        try t.run(until: { t.attributesReady(1, [.title]) && t.attributesReady(2, [.title]) })
+        try t.run(until: { !notSent().isEmpty })
+        try t.idle(.milliseconds(200))
+        #expect(notSent() == [.queueFull], "two app names could not be asked for: reported once")
+        #expect(t.appName(1) == nil && t.appName(2) == nil)
+        // A new ANCS session reports it again.
+        try t.run(until: { t.phone.log.contains("service changed subscribed") })
+        t.phone.perform(.unpublishANCS)
+        try t.run(until: { t.has(.sessionEnded(.serviceChanged)) })
+        t.phone.perform(.publishANCS(at: nil))
+        try t.run(until: { notSent().count == 2 })
+        #expect(notSent() == [.queueFull, .queueFull])
     }
 
     @Test(arguments: [23, 185, 517])

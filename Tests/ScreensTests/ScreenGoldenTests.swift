@@ -160,6 +160,34 @@ struct ScreenGoldenTests {
         Golden.check(image: p.render(.detail(Inbox.report, scroll: 2), status(), inbox.consumer), "detail-128x32-scroll2")
     }
 
+    /// Issue 19 item 4: a message the phone has more of than arrived ends
+    /// with "… more on phone" (the last body line, reached by scrolling).
+    @Test("detail: a message cut at 256 bytes says there is more on the phone")
+    func detailMoreOnPhone() {
+        let f = Fixture()
+        let long = "The quarterly numbers are in and they look better than expected. Revenue grew in every region, "
+            + "costs held steady and the new product line passed its first milestone. Please read the attached "
+            + "summary before Thursday and bring questions; the full appendix with regional breakdowns follows."
+        let uid = f.post(11, category: .email, app: "com.apple.mobilemail", title: "Quarterly report", message: long,
+                         date: "20240314T174000")
+        let n = f.consumer.notification(uid)
+        #expect(n?.hasMoreMessage == true)
+        #expect(n?.messageSize == long.utf8.count)
+        for (height, name) in [(64, "detail-128x64-more-on-phone"), (32, "detail-128x32-more-on-phone")] {
+            let p = Panel(height: height)
+            let end = p.renderer.detailMaxScroll(uid, notifications: f.consumer)
+            Golden.check(image: p.render(.detail(uid, scroll: end), status(), f.consumer), name)
+        }
+        // The same message, complete: no mark, one line fewer.
+        let g = Fixture()
+        let whole = g.post(11, category: .email, app: "com.apple.mobilemail", title: "Quarterly report",
+                           message: String(long.utf8.prefix(256))!, date: "20240314T174000")
+        #expect(g.consumer.notification(whole)?.hasMoreMessage == false)
+        let p = Panel()
+        #expect(p.renderer.detailLineCount(uid, notifications: f.consumer)
+                == p.renderer.detailLineCount(whole, notifications: g.consumer) + 1)
+    }
+
     @Test("detail of a notification that is gone")
     func detailGone() {
         let f = Fixture()
@@ -194,6 +222,21 @@ struct ScreenGoldenTests {
         let uid = f.post(9, category: .incomingCall, flags: [.important, .positiveAction, .negativeAction],
                          app: "com.apple.mobilephone", title: "王小明")
         Golden.check(image: Panel().render(.incomingCall(uid), status(), f.consumer), "call-128x64-fallback")
+    }
+
+    /// Issue 19 item 6: the phone refused the answer: the call stays, with a notice.
+    @Test("incoming call after a refused answer: Could not answer / Could not decline")
+    func callNotice() {
+        let f = Fixture()
+        let uid = f.post(9, category: .incomingCall, flags: [.important, .positiveAction, .negativeAction],
+                         app: "com.apple.mobilephone", title: "Alice Martin", positive: "Accept", negative: "Ignore")
+        Golden.check(image: Panel().render(.incomingCall(uid), status(), f.consumer, callNotice: .couldNotAnswer),
+                     "call-128x64-could-not-answer")
+        Golden.check(image: Panel(height: 32).render(.incomingCall(uid), status(), f.consumer, callNotice: .couldNotDecline),
+                     "call-128x32-could-not-decline")
+        // Without a notice, the ordinary call screen.
+        #expect(Panel().render(.incomingCall(uid), status(), f.consumer, callNotice: nil)
+                == Panel().render(.incomingCall(uid), status(), f.consumer))
     }
 
     // MARK: pairing

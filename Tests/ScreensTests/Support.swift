@@ -187,8 +187,8 @@ struct Panel {
 
     @discardableResult
     func render(_ screen: Screen, _ status: StatusInfo = status(), _ notifications: NotificationConsumer,
-                shift: (x: Int, y: Int) = (0, 0)) -> MonoImage {
-        renderer.render(screen, status: status, notifications: notifications, into: fb, shift: shift)
+                shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil) -> MonoImage {
+        renderer.render(screen, status: status, notifications: notifications, into: fb, shift: shift, callNotice: callNotice)
         return MonoImage(fb)
     }
 

@@ -57,7 +57,7 @@ import Watch
         _ = rig.sink.take()
         rig.add(1, .social)
         #expect(rig.model.displayPower == .off)
-        #expect(rig.sink.take() == [.play("short"), .shown(1)])
+        #expect(rig.sink.take() == [.shown(1)], "and by default it does not vibrate")
         rig.add(2, .social, flags: [.important])
         #expect(rig.model.displayPower == .on)
         #expect(rig.sink.take() == [.power(.on), .play("double"), .shown(2)])

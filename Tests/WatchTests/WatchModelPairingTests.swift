@@ -95,9 +95,9 @@ import Watch
         rig.connect()
         rig.model.pairingRequested(passkey: 7, now: rig.now)
         _ = rig.sink.take()
-        rig.add(1, .social)
+        rig.add(1, .social, flags: [.important])
         #expect(rig.screen == .pairing(passkey: 7))
-        #expect(rig.sink.take() == [.play("short")], "it still vibrates")
+        #expect(rig.sink.take() == [.play("double")], "it still vibrates")
         rig.press(.positive)
         #expect(rig.screen == .idleClock)
     }
