@@ -13,16 +13,18 @@
 #   4. exec COMMAND
 #
 #   run-as-unit.sh [--unit FILE] [--user UID:GID[:GID,GID...]] [--mounts] [--rw PATH]...
-#                  [--action kill|errno|log] [--python PATH] [--seccomp-exec PATH] -- COMMAND [ARGS...]
+#                  [--action kill|errno|log] [--log-denials] [--python PATH] [--seccomp-exec PATH]
+#                  -- COMMAND [ARGS...]
 #
 # --action: what a system call outside SystemCallFilter= gets (default kill: a
 # test must not depend on EPERM hiding a call the unit would refuse).
+# --log-denials: the kernel logs every refusal, EPERM answers included (dmesg).
 # --seccomp-exec: where the unprivileged user can read seccomp-exec.py (the
 # repository may sit in a directory only root can enter).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 UNIT="$HERE/../../deploy/wristcore.service"
-USERSPEC=""; MOUNTS=""; RW=(); ACTION=kill; PY=/usr/bin/python3; SECCOMP_EXEC="$HERE/seccomp-exec.py"
+USERSPEC=""; MOUNTS=""; RW=(); ACTION=kill; LOG=(); PY=/usr/bin/python3; SECCOMP_EXEC="$HERE/seccomp-exec.py"
 while [ $# -gt 0 ]; do
     case "$1" in
         --unit) UNIT="$2"; shift 2 ;;
@@ -30,6 +32,7 @@ while [ $# -gt 0 ]; do
         --mounts) MOUNTS=1; shift ;;
         --rw) RW+=(--rw "$2"); shift 2 ;;
         --action) ACTION="$2"; shift 2 ;;
+        --log-denials) LOG=(--log-denials); shift ;;
         --python) PY="$2"; shift 2 ;;
         --seccomp-exec) SECCOMP_EXEC="$2"; shift 2 ;;
         --) shift; break ;;
@@ -46,7 +49,7 @@ caps() {
     for c in $v; do c="${c#CAP_}"; out="$out,+$(echo "$c" | tr 'A-Z' 'a-z')"; done
     echo "$out"
 }
-cmd=("$PY" "$SECCOMP_EXEC" --unit "$UNIT" --action "$ACTION" -- "$@")
+cmd=("$PY" "$SECCOMP_EXEC" --unit "$UNIT" --action "$ACTION" "${LOG[@]}" -- "$@")
 if [ "$(id -u)" = 0 ]; then
     bounding="$(caps CapabilityBoundingSet)"; ambient="$(caps AmbientCapabilities)"
     priv=(setpriv --inh-caps="$ambient" --ambient-caps="$ambient" --bounding-set="$bounding")

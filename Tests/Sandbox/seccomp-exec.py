@@ -27,6 +27,8 @@ From the unit's [Service] section it reproduces:
                              S_ISUID/S_ISGID: EPERM
   UMask=                     the process umask
   NoNewPrivileges            always (libseccomp sets it before loading the filter)
+With --log-denials the kernel logs every refusal (audit type=1326 in dmesg),
+so a test can prove that the daemon never met one.
 
 Each feature is its own filter, stacked like systemd stacks them: the kernel
 applies the strictest answer. Needs Debian's python3-seccomp (hence
@@ -268,6 +270,9 @@ def main():
     ap.add_argument("--action", choices=("kill", "errno", "log"), default="kill",
                     help="what a call outside SystemCallFilter= gets: kill (default, strictest), "
                          "errno (SystemCallErrorNumber=, as the unit runs), log (allowed, logged by the kernel)")
+    ap.add_argument("--log-denials", action="store_true",
+                    help="have the kernel log every refused call, EPERM/EAFNOSUPPORT answers included "
+                         "(audit type=1326 in dmesg; kills are logged anyway)")
     ap.add_argument("--print", action="store_true", help="print the resolved allow list and exit")
     ap.add_argument("--verbose", "-v", action="store_true", help="say which restrictions were loaded (stderr)")
     ap.add_argument("command", nargs=argparse.REMAINDER)
@@ -290,6 +295,8 @@ def main():
     # seccomp()/prctl(), which the allow list may not allow. After it, only
     # execve (in @default) is left to do.
     for f in filters[1:] + filters[:1]:
+        if a.log_denials:
+            f.set_attr(seccomp.Attr.CTL_LOG, 1)
         f.load()
     try:
         os.execvp(command[0], command)
