@@ -41,12 +41,15 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || { echo "run-as-unit.sh: no command" >&2; exit 2; }
 
-# The unit's capabilities as setpriv wants them: "-all,+net_admin".
+# The unit's capabilities as setpriv wants them: "-all,+net_admin" (no
+# forks: this runs before every daemon start, also in an emulated VM).
 caps() {
-    local v; v="$(awk -v key="$1" '/^\[/ { svc = ($0 == "[Service]"); next }
-        svc && index($0, key "=") == 1 { v = substr($0, length(key) + 2) } END { print v }' "$UNIT")"
-    local out="-all" c
-    for c in $v; do c="${c#CAP_}"; out="$out,+$(echo "$c" | tr 'A-Z' 'a-z')"; done
+    local line section="" v="" out="-all" c
+    while IFS= read -r line || [ -n "$line" ]; do
+        case "$line" in \[*) section="$line"; continue ;; esac
+        [ "$section" = "[Service]" ] && [ "${line%%=*}" = "$1" ] && v="${line#*=}"
+    done <"$UNIT"
+    for c in $v; do c="${c#CAP_}"; out="$out,+${c,,}"; done
     echo "$out"
 }
 cmd=("$PY" "$SECCOMP_EXEC" --unit "$UNIT" --action "$ACTION" "${LOG[@]}" -- "$@")

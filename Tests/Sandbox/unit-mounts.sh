@@ -6,7 +6,7 @@
 #
 #   unit-mounts.sh --unit FILE [--rw PATH]... -- COMMAND [ARGS...]
 #
-# Reproduced from the unit, in this order:
+# Reproduced from the unit:
 #   --rw PATH              stands for StateDirectory= / RuntimeDirectory=: stays writable
 #   PrivateDevices=yes     a new /dev (tmpfs) with null zero full random urandom tty,
 #                          shm, the fd/stdin/stdout/stderr links, and every
@@ -41,34 +41,43 @@ done
 [ -n "$UNIT" ] && [ $# -gt 0 ] || { echo "usage: unit-mounts.sh --unit FILE [--rw PATH]... -- COMMAND..." >&2; exit 2; }
 die() { echo "unit-mounts.sh: $*" >&2; exit 2; }
 
-# The values of KEY= in [Service], one line per assignment.
-setting() {
-    awk -v key="$1" '
-        /^\[/ { svc = ($0 == "[Service]") ; next }
-        svc && index($0, key "=") == 1 { print substr($0, length(key) + 2) }' "$UNIT"
-}
-last() { setting "$1" | tail -1; }
-is_yes() { case "$(last "$1")" in yes|true|on|1) return 0 ;; *) return 1 ;; esac; }
+# The unit's [Service] settings, read once without forking (this runs before
+# every daemon start in an emulated VM, where each process costs): the last
+# assignment of a key wins; BindPaths= assignments add up.
+declare -A U=()
+section=""
+while IFS= read -r line || [ -n "$line" ]; do
+    case "$line" in
+        \[*) section="$line"; continue ;;
+        ""|\#*|\;*) continue ;;
+    esac
+    [ "$section" = "[Service]" ] || continue
+    k="${line%%=*}"; v="${line#*=}"
+    if [ "$k" = BindPaths ]; then U[BindPaths]="${U[BindPaths]:-} $v"; else U[$k]="$v"; fi
+done <"$UNIT"
+last() { echo "${U[$1]:-}"; }
+is_yes() { case "${U[$1]:-}" in yes|true|on|1) return 0 ;; *) return 1 ;; esac; }
 
 under() { # under PATH PREFIX
     [ "$1" = "$2" ] || [ "${1#"$2"/}" != "$1" ]
 }
 
-# --- writable paths: their own mounts, so the read-only pass can skip them
+# --- writable paths: their own mounts, so they can stay writable
 for p in "${RW[@]}"; do mount --bind "$p" "$p"; done
 
 # --- PrivateDevices=yes (+ BindPaths= of device nodes)
 if is_yes PrivateDevices; then
-    stage="$(mktemp -d /run/wc-unit-dev.XXXXXX)"
+    stage="$(mktemp -d /run/wc-unit-dev.XXXXXX)"   # assembled here, then moved onto /dev
     mount -t tmpfs -o mode=0755,nosuid,noexec,strictatime tmpfs "$stage"
     for n in null zero full random urandom tty; do
-        touch "$stage/$n"; mount --bind "/dev/$n" "$stage/$n"
+        : >"$stage/$n"; mount --bind "/dev/$n" "$stage/$n"
     done
-    mkdir -p "$stage/shm" "$stage/pts"
+    mkdir "$stage/shm" "$stage/pts"
     [ -d /dev/shm ] && mount --bind /dev/shm "$stage/shm"
     ln -s /proc/self/fd "$stage/fd"
     ln -s /proc/self/fd/0 "$stage/stdin"; ln -s /proc/self/fd/1 "$stage/stdout"; ln -s /proc/self/fd/2 "$stage/stderr"
-    for entry in $(setting BindPaths); do
+    bound=""
+    for entry in ${U[BindPaths]:-}; do
         optional=""; [ "${entry#-}" != "$entry" ] && { optional=1; entry="${entry#-}"; }
         src="${entry%%:*}"; dst="${entry#*:}"; [ "$dst" = "$entry" ] && dst="$src"
         under "$dst" /dev || die "BindPaths=$entry: only device nodes under /dev are reproduced"
@@ -76,49 +85,85 @@ if is_yes PrivateDevices; then
             [ -n "$optional" ] && continue
             die "BindPaths=$entry: $src does not exist (systemd would refuse to start the unit)"
         fi
-        mkdir -p "$(dirname "$stage/${dst#/dev/}")"
-        touch "$stage/${dst#/dev/}"
-        mount --bind "$src" "$stage/${dst#/dev/}"
-        echo "unit-mounts.sh: /dev: bound $src" >&2
+        rel="${dst#/dev/}"
+        case "$rel" in */*) mkdir -p "$stage/${rel%/*}" ;; esac
+        : >"$stage/$rel"
+        mount --bind "$src" "$stage/$rel"
+        bound="$bound $src"
     done
+    echo "unit-mounts.sh: private /dev, bound in:${bound:- nothing}" >&2
     mount --move "$stage" /dev
     rmdir "$stage"
 fi
 
-# --- ProtectProc= / ProcSubset=
+# --- ProtectSystem=strict, ProtectKernelTunables=, ProtectControlGroups=:
+# every mount read-only (one mount_setattr(AT_RECURSIVE) walks the mount tree,
+# shadowed mounts included), then writable again where systemd leaves them so:
+# /dev, /proc, /sys (unless ProtectKernelTunables=), the --rw paths. A mount
+# that cannot be changed is reported and skipped, as systemd skips it when the
+# kernel says EPERM/EACCES.
+strict=""; [ "${U[ProtectSystem]:-}" = strict ] && strict=1
+tunables=""; is_yes ProtectKernelTunables && tunables=1
+cgroups=""; is_yes ProtectControlGroups && cgroups=1
+/usr/bin/python3 - "$strict" "$tunables" "$cgroups" "${RW[@]}" <<'PY'
+import ctypes, os, sys
+strict, tunables, cgroups, rw = sys.argv[1] == "1", sys.argv[2] == "1", sys.argv[3] == "1", sys.argv[4:]
+libc = ctypes.CDLL(None, use_errno=True)
+SYS_mount_setattr = 442          # the same number on x86_64 and aarch64 (Linux >= 5.12)
+AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = -100, 0x8000, 0x1
+
+class MountAttr(ctypes.Structure):
+    _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64),
+                ("propagation", ctypes.c_uint64), ("userns_fd", ctypes.c_uint64)]
+
+def setattr(path, ro, recursive):
+    a = MountAttr(MOUNT_ATTR_RDONLY if ro else 0, 0 if ro else MOUNT_ATTR_RDONLY, 0, 0)
+    r = libc.syscall(ctypes.c_long(SYS_mount_setattr), ctypes.c_long(AT_FDCWD), ctypes.c_char_p(path.encode()),
+                     ctypes.c_long(AT_RECURSIVE if recursive else 0), ctypes.byref(a), ctypes.c_long(ctypes.sizeof(a)))
+    return 0 if r == 0 else ctypes.get_errno()
+
+def mounts():
+    with open("/proc/self/mountinfo") as f:
+        return [l.split()[4].encode().decode("unicode_escape") for l in f]
+
+def under(p, prefix):
+    return p == prefix or p.startswith(prefix.rstrip("/") + "/")
+
+def change(path, ro):
+    """Recursively; when the kernel refuses the whole tree, mount by mount."""
+    e = setattr(path, ro, True)
+    if e == 0:
+        return
+    print(f"unit-mounts.sh: {path} and below {'read-only' if ro else 'writable'}: {os.strerror(e)}; mount by mount", file=sys.stderr)
+    for m in sorted(set(x for x in mounts() if under(x, path))):
+        e = setattr(m, ro, False)
+        if e:
+            print(f"unit-mounts.sh: skipped {m}: {os.strerror(e)}", file=sys.stderr)
+
+if strict:
+    change("/", True)
+    for p in ["/dev", "/proc"] + ([] if tunables else ["/sys"]) + rw:
+        change(p, False)
+if tunables and not strict:
+    change("/sys", True)
+if cgroups and os.path.isdir("/sys/fs/cgroup"):
+    change("/sys/fs/cgroup", True)
+PY
+
+# --- ProtectProc= / ProcSubset=: a new procfs
 procopts="nosuid,nodev,noexec"
-pp="$(last ProtectProc)"; ps="$(last ProcSubset)"
+pp="${U[ProtectProc]:-}"; ps="${U[ProcSubset]:-}"
 [ -n "$pp" ] && [ "$pp" != default ] && procopts="$procopts,hidepid=$pp"
 [ "$ps" = pid ] && procopts="$procopts,subset=pid"
 if [ "$procopts" != "nosuid,nodev,noexec" ]; then
     mount -t proc -o "$procopts" proc /proc
 fi
 
-# --- ProtectSystem=strict, ProtectKernelTunables=, ProtectControlGroups=: read-only mounts
-strict=""; [ "$(last ProtectSystem)" = strict ] && strict=1
-tunables=""; is_yes ProtectKernelTunables && tunables=1
-cgroups=""; is_yes ProtectControlGroups && cgroups=1
-findmnt -rn -o TARGET | sed 's/\\x20/ /g' | sort -u | while IFS= read -r target; do
-    skip=""
-    for p in "${RW[@]}"; do under "$target" "$p" && skip=1; done
-    under "$target" /dev && skip=1
-    under "$target" /proc && skip=1
-    ro=""
-    if under "$target" /sys; then
-        [ -n "$tunables" ] && ro=1
-        [ -n "$cgroups" ] && under "$target" /sys/fs/cgroup && ro=1
-    elif [ -n "$strict" ]; then
-        ro=1
-    fi
-    [ -z "$skip" ] && [ -n "$ro" ] || continue
-    mount -o remount,bind,ro "$target" 2>/dev/null || die "cannot make $target read-only"
-done
-
 # --- ProtectKernelModules=yes, ProtectHome=yes: inaccessible
 inaccessible() { [ -d "$1" ] && mount -t tmpfs -o ro,mode=000,nosuid,nodev,noexec tmpfs "$1"; return 0; }
 if is_yes ProtectKernelModules; then
     inaccessible /usr/lib/modules
-    [ -L /lib/modules ] || inaccessible /lib/modules   # merged /usr: the same directory
+    [ "$(realpath /lib/modules 2>/dev/null)" = "$(realpath /usr/lib/modules)" ] || inaccessible /lib/modules
 fi
 if is_yes ProtectHome; then for d in /home /root /run/user; do inaccessible "$d"; done; fi
 

@@ -297,7 +297,7 @@ class Proc:
 class Harness:
     """The daemon's harness line protocol (docs/harness.md)."""
 
-    def __init__(self, path=HARNESS, timeout=T_SHORT):
+    def __init__(self, path=HARNESS, timeout=T_LINK):
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -528,12 +528,12 @@ def daemon_argv(board=BOARD):
     return as_unit(argv) if SANDBOX else argv
 
 
-def as_unit(argv, action="kill"):
+def as_unit(argv, action="kill", mounts=True):
     """argv run under the unit's restrictions (Tests/Sandbox/run-as-unit.sh);
     every refused call is logged by the kernel (the last test reads them)."""
     return [os.path.join(SANDBOX_DIR, "run-as-unit.sh"), "--unit", UNIT, "--log-denials",
             "--user", f"{DAEMON_UID}:{DAEMON_GID}:{HW['I2C_GID']},{HW['GPIO_GID']}",
-            "--mounts", "--rw", STATE_DIR, "--rw", RUN_DIR,
+            *(["--mounts", "--rw", STATE_DIR, "--rw", RUN_DIR] if mounts else []),
             "--seccomp-exec", os.path.join(APP, "libexec", "seccomp-exec.py"),
             "--action", action, "--", *argv]
 
@@ -581,6 +581,7 @@ def install_app():
     os.chmod(BOARD, 0o644)
     os.chown(RUN_DIR, DAEMON_UID, DAEMON_GID)
     os.chmod(RUN_DIR, 0o700)
+    sh(f"findmnt > {OUT}/vm-mounts.txt 2>&1")  # what unit-mounts.sh starts from
 
 
 def start_daemon(name="watch", board=BOARD):
@@ -677,7 +678,7 @@ def main():
                   "ls /root >/dev/null 2>&1 && echo root-visible || echo root-hidden; "
                   "test -e /proc/kallsyms && echo kallsyms || echo no-kallsyms; "
                   "exec /proc/self/exe -c 'echo re-exec-ok'")
-        r = subprocess.run(as_unit(["/bin/sh", "-c", script]), capture_output=True, text=True, timeout=T_SHORT,
+        r = subprocess.run(as_unit(["/bin/sh", "-c", script]), capture_output=True, text=True, timeout=T_LINK,
                            stdin=subprocess.DEVNULL)
         out = r.stdout + r.stderr
         diag(out.strip())
@@ -700,7 +701,7 @@ def main():
         expect(have_wristcore, "no binary")
         none = sh(f"{user_only} /usr/bin/python3 {probe} mgmt").stdout.strip()
         unit = subprocess.run(as_unit(["/usr/bin/python3", probe, "mgmt"]),
-                              capture_output=True, text=True, timeout=T_SHORT, stdin=subprocess.DEVNULL)
+                              capture_output=True, text=True, timeout=T_LINK, stdin=subprocess.DEVNULL)
         diag(f"no capabilities: {none}; the unit's (CAP_NET_ADMIN only): {unit.stdout.strip()} {unit.stderr.strip()}")
         expect(none.startswith("mgmt untrusted"), f"without capabilities the kernel did not refuse mgmt commands: {none}")
         expect(unit.stdout.startswith("mgmt trusted"), "with CAP_NET_ADMIN alone mgmt commands are refused")
@@ -966,8 +967,9 @@ def main():
         the unit's filters refused (killed, or answered EPERM / EAFNOSUPPORT)."""
         expect(SANDBOX, "WRISTCORE_VM_SANDBOX=0: nothing ran sandboxed")
         # The control: a refused call is logged here (else "none" would prove nothing).
-        subprocess.run(as_unit(["/usr/bin/python3", "-c", "import ctypes; ctypes.CDLL(None).setpriority(0, 0, 5)"], action="errno"),
-                       capture_output=True, timeout=T_SHORT, stdin=subprocess.DEVNULL)
+        subprocess.run(as_unit(["/usr/bin/python3", "-c", "import ctypes; ctypes.CDLL(None).setpriority(0, 0, 5)"],
+                               action="errno", mounts=False),
+                       capture_output=True, timeout=T_LINK, stdin=subprocess.DEVNULL)
         time.sleep(1)
         log = [l for l in sh("dmesg").stdout.splitlines() if "type=1326" in l]
         import seccomp
