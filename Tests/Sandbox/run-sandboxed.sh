@@ -59,6 +59,11 @@ except OSError as e: print(e.errno)')"
 [ "$out" = 1 ] && ok "MemoryDenyWriteExecute: a writable+executable mapping gets EPERM" || not_ok "MemoryDenyWriteExecute" "$out"
 out="$(probe 'import ctypes; print(ctypes.CDLL(None, use_errno=True).unshare(0x00020000), ctypes.get_errno())')"
 [ "$out" = "-1 1" ] && ok "RestrictNamespaces: unshare(CLONE_NEWNS) gets EPERM" || not_ok "RestrictNamespaces" "$out"
+out="$(probe 'import resource
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard)); print("raised")')"
+[ "$out" = raised ] && ok "raising RLIMIT_NOFILE works (glibc's setrlimit is prlimit64, in @default; setrlimit itself is in @resources)" \
+    || not_ok "raising RLIMIT_NOFILE under the filter" "$out"
 out="$("${RUN[@]}" /bin/sh -c 'umask; exec /proc/self/exe -c "echo re-exec"' 2>&1)"
 [ "$out" = "$(printf '0077\nre-exec')" ] && ok "UMask=0077, and execve of /proc/self/exe (the SIGHUP restart) is allowed" \
     || not_ok "UMask and execve of /proc/self/exe" "$out"
