@@ -152,6 +152,24 @@ def yes(settings, key):
     return v in ("yes", "true", "on", "1")
 
 
+CAPS = [  # linux/capability.h, by bit
+    "CHOWN", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "FSETID", "KILL", "SETGID", "SETUID", "SETPCAP",
+    "LINUX_IMMUTABLE", "NET_BIND_SERVICE", "NET_BROADCAST", "NET_ADMIN", "NET_RAW", "IPC_LOCK", "IPC_OWNER",
+    "SYS_MODULE", "SYS_RAWIO", "SYS_CHROOT", "SYS_PTRACE", "SYS_PACCT", "SYS_ADMIN", "SYS_BOOT", "SYS_NICE",
+    "SYS_RESOURCE", "SYS_TIME", "SYS_TTY_CONFIG", "MKNOD", "LEASE", "AUDIT_WRITE", "AUDIT_CONTROL", "SETFCAP",
+    "MAC_OVERRIDE", "MAC_ADMIN", "SYSLOG", "WAKE_ALARM", "BLOCK_SUSPEND", "AUDIT_READ", "PERFMON", "BPF",
+    "CHECKPOINT_RESTORE",
+]
+
+
+def caps_mask(settings):
+    """CapabilityBoundingSet= as /proc/self/status shows it (CapEff of a process that has them all)."""
+    mask = 0
+    for c in settings.get("CapabilityBoundingSet", [""])[-1].split():
+        mask |= 1 << CAPS.index(c.removeprefix("CAP_"))
+    return f"{mask:016x}"
+
+
 AF = {  # linux/socket.h
     "AF_UNIX": 1, "AF_LOCAL": 1, "AF_INET": 2, "AF_AX25": 3, "AF_IPX": 4, "AF_APPLETALK": 5, "AF_NETROM": 6,
     "AF_BRIDGE": 7, "AF_ATMPVC": 8, "AF_X25": 9, "AF_INET6": 10, "AF_ROSE": 11, "AF_DECnet": 12,
@@ -274,11 +292,16 @@ def main():
                     help="have the kernel log every refused call, EPERM/EAFNOSUPPORT answers included "
                          "(audit type=1326 in dmesg; kills are logged anyway)")
     ap.add_argument("--print", action="store_true", help="print the resolved allow list and exit")
+    ap.add_argument("--caps-mask", action="store_true",
+                    help="print CapabilityBoundingSet= as the hex mask /proc/self/status shows, and exit")
     ap.add_argument("--verbose", "-v", action="store_true", help="say which restrictions were loaded (stderr)")
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     command = a.command[1:] if a.command[:1] == ["--"] else a.command
     settings = unit_settings(a.unit)
+    if a.caps_mask:
+        print(caps_mask(settings))
+        return 0
     filters, allowed, report = build(settings, a.action)
     if a.print:
         print("\n".join(sorted(allowed or [])))

@@ -15,7 +15,7 @@ only used to observe (state, notifications, snapshot, motor events).
 The daemon runs as deploy/wristcore.service would run it, as far as that can
 be done without systemd (docs/service-hardening.md): installed like a package
 under /run/wristcore-vm/app, as an unprivileged user in the i2c and gpio
-groups with only the unit's capabilities (CAP_NET_ADMIN), in the unit's
+groups with only the unit's capabilities, in the unit's
 file-system sandbox (private /dev with the bound GPIO / I2C nodes, read-only
 system, /proc with only itself) and under the unit's system call filter, with
 calls outside it killing the process (Tests/Sandbox/run-as-unit.sh).
@@ -444,6 +444,43 @@ class BusTrace:
         return out
 
 
+class CapTrace:
+    """Every capability check the kernel makes for the daemon (comm
+    "wristcore"): a kprobe on security_capable(cred, ns, cap, opts), the one
+    entry of capable(), ns_capable(), sk_capable() ... (x86_64: the third
+    argument is in %dx), recorded in an ftrace instance of its own so the I2C
+    bus trace is not disturbed."""
+    INST = f"{TRACE}/instances/wristcore-caps"
+    error = None
+    NAMES = {0: "CHOWN", 1: "DAC_OVERRIDE", 2: "DAC_READ_SEARCH", 3: "FOWNER", 5: "KILL", 6: "SETGID", 7: "SETUID",
+             10: "NET_BIND_SERVICE", 12: "NET_ADMIN", 13: "NET_RAW", 17: "SYS_RAWIO", 21: "SYS_ADMIN", 23: "SYS_NICE",
+             24: "SYS_RESOURCE", 38: "PERFMON", 39: "BPF"}
+
+    def start(self):
+        with open(f"{TRACE}/kprobe_events", "a") as f:
+            f.write("p:wristcore_cap security_capable cap=%dx:s32\n")
+        os.makedirs(self.INST, exist_ok=True)
+        ev = f"{self.INST}/events/kprobes/wristcore_cap"
+        with open(f"{ev}/filter", "w") as f:
+            f.write('comm == "wristcore"\n')
+        with open(f"{ev}/enable", "w") as f:
+            f.write("1\n")
+
+    def caps(self):
+        """{capability number: count} over the run so far."""
+        seen = {}
+        with open(f"{self.INST}/trace") as f:
+            for line in f:
+                m = re.search(r"wristcore_cap: .* cap=(-?\d+)", line)
+                if m:
+                    seen[int(m.group(1))] = seen.get(int(m.group(1)), 0) + 1
+        return seen
+
+    @classmethod
+    def name(cls, cap):
+        return "CAP_" + cls.NAMES.get(cap, str(cap))
+
+
 class SSD1306Decoder:
     """Rebuilds the panel's display RAM from the command / data stream (the
     subset the drivers use: addressing modes, column / page windows, page
@@ -666,7 +703,12 @@ def main():
         expect(have_wristcore, f"no wristcore binary at {WRISTCORE}")
         install_app()
         fresh_state_dir()
-        diag(f"installed under {APP}; unit {UNIT}; board {BOARD}; state {STATE_DIR}; runtime {RUN_DIR}")
+        try:
+            CapTrace().start()
+        except OSError as e:  # reported by the capability test at the end, not here
+            CapTrace.error = f"the capability trace could not start: {e}"
+        diag(f"installed under {APP}; unit {UNIT}; board {BOARD}; state {STATE_DIR}; runtime {RUN_DIR}; "
+             "capability checks of the daemon traced from now on")
     r_inst = tap.run("sandbox: the daemon is installed like the package (bin, fonts, unit, board) for an unprivileged user", sandbox_installed)
 
     def sandbox_shape():
@@ -685,8 +727,9 @@ def main():
         expect(r.returncode == 0, f"exit {r.returncode}")
         expect(f"uid={DAEMON_UID}" in out and HW["I2C_GID"] in out and HW["GPIO_GID"] in out, "not the daemon's user and groups")
         expect("\n0077\n" in out, "umask is not 0077")
-        expect(re.search(r"CapEff:\s*0000000000001000", out) and re.search(r"CapBnd:\s*0000000000001000", out),
-               "capabilities are not exactly CAP_NET_ADMIN")
+        want = sh(f"/usr/bin/python3 {SANDBOX_DIR}/seccomp-exec.py --unit {UNIT} --caps-mask").stdout.strip()
+        expect(re.search(rf"CapEff:\s*{want}", out) and re.search(rf"CapBnd:\s*{want}", out),
+               f"capabilities are not exactly the unit's ({want})")
         expect(re.search(r"NoNewPrivs:\s*1", out) and re.search(r"Seccomp:\s*2", out), "no seccomp filter / NoNewPrivileges")
         dev = next(l for l in out.splitlines() if l.startswith("dev:")).split()[1:]
         expect(CHIP in dev and f"i2c-{I2C_BUS}" in dev, f"/dev lacks the board's nodes {CHIP}, i2c-{I2C_BUS}: the unit's BindPaths= do not cover them")
@@ -695,17 +738,20 @@ def main():
         expect("etc-read-only" in out and "state-writable" in out and "root-hidden" in out and "no-kallsyms" in out,
                "ProtectSystem / StateDirectory / ProtectHome / ProcSubset not as the unit says")
         expect("re-exec-ok" in out, "execve of /proc/self/exe (the SIGHUP restart) failed")
-    r_shape = tap.run("sandbox: user and groups, CAP_NET_ADMIN only, seccomp, private /dev with the board's nodes, read-only system, /proc without kernel files", sandbox_shape, r_inst)
+    r_shape = tap.run("sandbox: user and groups, the unit's capabilities only, seccomp, private /dev with the board's nodes, read-only system, /proc without kernel files", sandbox_shape, r_inst)
 
     def caps_needed():
         expect(have_wristcore, "no binary")
-        none = sh(f"{user_only} /usr/bin/python3 {probe} mgmt").stdout.strip()
-        unit = subprocess.run(as_unit(["/usr/bin/python3", probe, "mgmt"]),
-                              capture_output=True, text=True, timeout=T_LINK, stdin=subprocess.DEVNULL)
-        diag(f"no capabilities: {none}; the unit's (CAP_NET_ADMIN only): {unit.stdout.strip()} {unit.stderr.strip()}")
+
+        def with_caps(caps):
+            return sh(f"setpriv --reuid={DAEMON_UID} --regid={DAEMON_GID} --clear-groups --inh-caps=-all{caps}"
+                      f" --ambient-caps=-all{caps} --bounding-set=-all{caps} -- /usr/bin/python3 {probe} mgmt").stdout.strip()
+        none, admin, raw = with_caps(""), with_caps(",+net_admin"), with_caps(",+net_raw")
+        diag(f"no capability: {none}; CAP_NET_ADMIN alone: {admin}; CAP_NET_RAW alone: {raw}")
         expect(none.startswith("mgmt untrusted"), f"without capabilities the kernel did not refuse mgmt commands: {none}")
-        expect(unit.stdout.startswith("mgmt trusted"), "with CAP_NET_ADMIN alone mgmt commands are refused")
-    tap.run("capabilities: mgmt commands are refused without CAP_NET_ADMIN and allowed with it alone (no CAP_NET_RAW)", caps_needed, r_inst)
+        expect(admin.startswith("mgmt trusted"), f"with CAP_NET_ADMIN alone mgmt commands are refused: {admin}")
+        expect(raw.startswith("mgmt untrusted"), f"CAP_NET_RAW alone made mgmt trusted: {raw}")
+    tap.run("capabilities: mgmt commands need CAP_NET_ADMIN, and it alone is enough (CAP_NET_RAW neither needed nor sufficient)", caps_needed, r_inst)
 
     def no_private_users():
         out = sh(f"unshare --user --map-root-user /usr/bin/python3 {probe} mgmt").stdout.strip()
@@ -989,6 +1035,16 @@ def main():
         expect(not daemon, f"the kernel refused {len(daemon)} call(s) of the daemon: {sorted(set(map(name, daemon)))}")
         diag(f"{len(log)} refusals logged in the run, none of them the daemon's (the control's: setpriority)")
     tap.run("sandbox: the kernel refused no system call of the daemon in any test above (seccomp audit log)", no_denials, r_inst)
+
+    def caps_checked():
+        """What the kernel asked the daemon's credentials for, over every test above."""
+        expect(CapTrace.error is None, CapTrace.error)
+        seen = CapTrace().caps()
+        diag("capability checks of the daemon: " + (", ".join(f"{CapTrace.name(c)} x{n}" for c, n in sorted(seen.items())) or "none"))
+        expect(12 in seen, "no CAP_NET_ADMIN check recorded: the trace does not work (or the daemon never opened mgmt)")
+        expect(13 not in seen, f"the kernel checked CAP_NET_RAW for the daemon {seen[13] if 13 in seen else 0} time(s)")
+    tap.run("capabilities: over the whole run the kernel checked CAP_NET_ADMIN for the daemon and never CAP_NET_RAW (kprobe on security_capable)",
+            caps_checked, r_inst, r_pair)
     print(f"{tap.passed} passed, {tap.failed} failed", flush=True)
     with open(os.path.join(OUT, "results.tap"), "w") as f:
         for n, ok, name, why in tap.results:
