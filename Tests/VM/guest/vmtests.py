@@ -456,15 +456,32 @@ class CapTrace:
              10: "NET_BIND_SERVICE", 12: "NET_ADMIN", 13: "NET_RAW", 17: "SYS_RAWIO", 21: "SYS_ADMIN", 23: "SYS_NICE",
              24: "SYS_RESOURCE", 38: "PERFMON", 39: "BPF"}
 
+    SYMBOLS = ("security_capable", "cap_capable")  # the same (cred, ns, cap, opts) arguments
+
     def start(self):
-        with open(f"{TRACE}/kprobe_events", "a") as f:
-            f.write("p:wristcore_cap security_capable cap=%dx:s32\n")
+        # Not open(..., "a"): Python seeks to the end of a file opened for
+        # appending, and kprobe_events is a seq_file, whose lseek refuses
+        # SEEK_END with EINVAL. O_APPEND without the seek adds a probe, as
+        # `echo ... >> kprobe_events` does (O_TRUNC would remove them all).
+        errors = []
+        for symbol in self.SYMBOLS:
+            fd = os.open(f"{TRACE}/kprobe_events", os.O_WRONLY | os.O_APPEND)
+            try:
+                os.write(fd, f"p:wristcore_cap {symbol} cap=%dx:s32\n".encode())
+                break
+            except OSError as e:
+                errors.append(f"{symbol}: {e}: {sh(f'tail -2 {TRACE}/error_log').stdout.strip()}")
+            finally:
+                os.close(fd)
+        else:
+            raise OSError("no kprobe on " + "; ".join(errors))
         os.makedirs(self.INST, exist_ok=True)
         ev = f"{self.INST}/events/kprobes/wristcore_cap"
         with open(f"{ev}/filter", "w") as f:
             f.write('comm == "wristcore"\n')
         with open(f"{ev}/enable", "w") as f:
             f.write("1\n")
+        diag(f"capability checks of the daemon traced: kprobe on {symbol}")
 
     def caps(self):
         """{capability number: count} over the run so far."""
