@@ -105,8 +105,9 @@ public struct Doctor {
         }
     }
 
-    /// CAP_NET_ADMIN (12) and CAP_NET_RAW (13) in CapEff.
-    static let neededCapabilities: [(bit: UInt64, name: String)] = [(12, "CAP_NET_ADMIN"), (13, "CAP_NET_RAW")]
+    /// CAP_NET_ADMIN (12) in CapEff: the management socket needs it; nothing
+    /// the daemon does needs CAP_NET_RAW (proved in the VM: docs/service-hardening.md).
+    static let neededCapabilities: [(bit: UInt64, name: String)] = [(12, "CAP_NET_ADMIN")]
 
     func checkPrivileges(_ r: inout Report) {
         if system.isRoot {
@@ -119,9 +120,9 @@ public struct Doctor {
         }
         let missing = Self.neededCapabilities.filter { caps & (1 << $0.bit) == 0 }.map(\.name)
         if missing.isEmpty {
-            r.ok("capabilities CAP_NET_ADMIN and CAP_NET_RAW are effective")
+            r.ok("capability CAP_NET_ADMIN is effective")
         } else {
-            r.fail("missing \(missing.joined(separator: " and ")) (needed to own the Bluetooth controller): run through deploy/wristcore.service (AmbientCapabilities=CAP_NET_ADMIN CAP_NET_RAW), or as root")
+            r.fail("missing \(missing.joined(separator: " and ")) (needed to own the Bluetooth controller): run through deploy/wristcore.service (AmbientCapabilities=CAP_NET_ADMIN), or as root")
         }
     }
 

@@ -13,8 +13,8 @@ struct DoctorCommand: ParsableCommand {
             Validates the board file, then checks: the I2C bus exists and the display \
             answers at its address; each GPIO chip exists and each button and motor line \
             exists and is free; the Bluetooth adapter exists and supports Low Energy; \
-            bluetoothd is not holding it; the process has root or CAP_NET_ADMIN + \
-            CAP_NET_RAW; the state directory (bonds) is writable.
+            bluetoothd is not holding it; the process has root or CAP_NET_ADMIN; \
+            the state directory (bonds) is writable.
 
             Every check prints one line: ok, WARN or FAIL with the fix. Exit code 0 when \
             nothing failed, 1 when a check failed, 2 when the board file itself is wrong.

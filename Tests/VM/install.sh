@@ -20,6 +20,8 @@ PKGS=(
     gpiod                # gpioinfo / gpiomon / gpioset against gpio-sim
     libgpiod-dev libi2c-dev libbluetooth-dev pkg-config   # to build wristcore itself
     make gcc xz-utils kmod python3 python3-pip busybox-static
+    python3-seccomp      # Tests/Sandbox/seccomp-exec.py: the unit's system call filter around the daemon
+    systemd              # systemd-analyze: the filter's groups (@system-service), as systemd defines them
 )
 
 missing=()

@@ -34,7 +34,7 @@ public final class BluetoothManagementSocket: BlockingPacketChannel {
     static func hint(for e: Errno) -> String? {
         switch e.rawValue {
         case EAFNOSUPPORT: "this kernel has no Bluetooth support: load the module ('sudo modprobe bluetooth') or use a kernel built with CONFIG_BT"
-        case EPERM, EACCES: "needs CAP_NET_ADMIN: run as root or through deploy/wristcore.service (AmbientCapabilities=CAP_NET_ADMIN CAP_NET_RAW)"
+        case EPERM, EACCES: "needs CAP_NET_ADMIN: run as root or through deploy/wristcore.service (AmbientCapabilities=CAP_NET_ADMIN)"
         default: nil
         }
     }

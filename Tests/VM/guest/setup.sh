@@ -90,6 +90,15 @@ for i in 0 1 2 3 4 5; do echo pull-up >"$GPIO_SYSFS/sim_gpio$i/pull"; done
 echo pull-down >"$GPIO_SYSFS/sim_gpio6/pull"   # the motor driver's input idles low
 log "gpio: $GPIO_CHIP label $GPIO_LABEL ($GPIO_SYSFS)"
 
+# --- who may use the nodes: what deploy/99-wristcore.rules does with udev
+# (group i2c / gpio, mode 0660). The daemon runs as an unprivileged user in
+# those groups (vmtests.py, like User=/SupplementaryGroups= of the unit); the
+# VM has no such names in /etc/group, so the groups are numbers.
+I2C_GID=61235; GPIO_GID=61236
+chgrp "$I2C_GID" "/dev/i2c-$I2C_BUS"; chmod 0660 "/dev/i2c-$I2C_BUS"
+chgrp "$GPIO_GID" "/dev/$GPIO_CHIP"; chmod 0660 "/dev/$GPIO_CHIP"
+log "permissions: $(ls -l "/dev/i2c-$I2C_BUS" "/dev/$GPIO_CHIP" | awk '{print $1, $4, $NF}' | tr '\n' ' ')"
+
 # --- what the tests read
 cat >"$OUT/hw.env" <<ENV
 BT_WATCH_INDEX=$BT_WATCH_INDEX
@@ -102,6 +111,8 @@ GPIO_CHIP=$GPIO_CHIP
 GPIO_LABEL=$GPIO_LABEL
 GPIO_SYSFS=$GPIO_SYSFS
 GPIO_LINES="${LINE_NAMES[*]}"
+I2C_GID=$I2C_GID
+GPIO_GID=$GPIO_GID
 ENV
 
 # The board file: chip by label and lines by name, as on a real board
