@@ -16,6 +16,8 @@
 #   WRISTCORE_VM_TIMEOUT  seconds before the VM is stopped (default: 2400)
 #   WRISTCORE_VM_KERNEL   the kernel version to boot (default: newest 6.1 with headers)
 #   WRISTCORE_VM_KVM=0    never use KVM (default: use it when a probe boot works)
+#   WRISTCORE_VM_WRISTCORE  the daemon binary to test (default: the debug build);
+#                         CI points it at the Debian package's /usr/bin/wristcore
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -80,6 +82,11 @@ for product in wristcore wristcore-vm-phone; do
 done
 bindir="$(cd "$REPO_DIR" && swift build --scratch-path "$SCRATCH" --show-bin-path)"
 [ -x "$bindir/wristcore" ] && [ -x "$bindir/wristcore-vm-phone" ] || { vm_log "binaries missing in $bindir"; exit 2; }
+daemon="${WRISTCORE_VM_WRISTCORE:-$bindir/wristcore}"
+daemon="$(cd "$(dirname "$daemon")" && pwd)/$(basename "$daemon")"
+[ -x "$daemon" ] || { vm_log "no daemon binary at $daemon"; exit 2; }
+vm_log "daemon under test: $daemon"
+
 
 # 4. one boot for every test
 rm -rf "$OUT"; mkdir -p "$OUT"
@@ -88,7 +95,7 @@ vm_log "booting $kver ($MODE) — results in $OUT"
 SECONDS=0
 timeout -k 10 "$TIMEOUT" vng --run "/boot/vmlinuz-$kver" $KVM_FLAG --cpus 2 --memory 2G \
     --rwdir "$OUT" --cwd "$REPO_DIR" \
-    --exec "$VM_DIR/guest/main.sh $OUT $ko $bindir/wristcore $bindir/wristcore-vm-phone" \
+    --exec "$VM_DIR/guest/main.sh $OUT $ko $daemon $bindir/wristcore-vm-phone" \
     >"$OUT/console.log" 2>&1
 vng_rc=$?
 total=$SECONDS
