@@ -88,6 +88,12 @@ public enum RemovalReason: Hashable, Sendable {
     case removedByPhone
     /// The store was full; see docs/ancs.md for the eviction order.
     case evicted
+    /// A notification kept from the previous session was announced again by
+    /// the new one (same app, title and date) under this UID: it is that one now.
+    case reannounced(NotificationUID)
+    /// A notification kept from the previous session was not announced again
+    /// by the new one (dropped when reconciliation ended).
+    case notReannounced
 }
 
 /// Why a Control Point request did not produce its result.
@@ -150,6 +156,8 @@ public enum LivenessResult: Hashable, Sendable {
 public enum ResubscribeReason: Hashable, Sendable {
     case probeUnanswered
     case notificationSourceSilent
+    /// A Control Point write's outcome never came (the watchdog cleared it).
+    case controlPointStuck
 }
 
 /// What the consumer tells the layers above.
@@ -167,8 +175,9 @@ public enum ANCSEvent: Hashable, Sendable {
     case actionSent(NotificationUID, ActionID)
     case actionFailed(NotificationUID, ActionID, ANCSRequestError)
     case livenessProbe(LivenessResult)
-    /// The app should write the Notification Source CCCD again (end the
-    /// session with `.resubscribing`, then start a new one).
+    /// The app should write the subscriptions again: `resubscribeStarted`,
+    /// rewrite the Data Source and Notification Source CCCDs, then
+    /// `sessionStarted` (or `resubscribeFailed`). PhoneSession does this.
     case resubscribeRecommended(ResubscribeReason)
     case protocolError(ANCSProtocolError)
 }
@@ -214,11 +223,16 @@ public struct ANCSStatistics: Hashable, Sendable {
     /// Responses that ended without some optional attribute (MessageSize,
     /// an action label): by the next response's header or by the quiet period.
     public var responsesWithoutOptionalAttributes = 0
+    /// Notifications kept when their session ended, re-announced by the next
+    /// one (reconciled), and dropped (not re-announced, or pushed out).
+    public var previousSessionKept = 0
+    public var previousSessionReannounced = 0
+    public var previousSessionDropped = 0
 
     public init() {}
 }
 
-/// Liveness probing, off unless configured.
+/// Liveness checks (on by default: `NotificationConsumer.Configuration.liveness`).
 public struct LivenessPolicy: Sendable, Hashable {
     /// After this long without any ANCS traffic, probe with UID 0xFFFFFFFF.
     public var probeAfterQuiet: Duration

@@ -19,6 +19,13 @@ public final class NotificationConsumer {
         /// A request without a (complete) answer for this long is dropped.
         /// Every Data Source notification of the answer restarts it.
         public var requestTimeout: Duration = .seconds(5)
+        /// ... but never beyond this age, however slowly the answer trickles in.
+        public var requestMaxAge: Duration = .seconds(30)
+        /// A Control Point write whose ATT outcome was not reported after this
+        /// long is forgotten, so the queue moves again (the ATT bearer's own
+        /// 30 s transaction timeout should have reported it first), and
+        /// re-subscribing is recommended (`.controlPointStuck`).
+        public var writeOutcomeTimeout: Duration = .seconds(35)
         /// Real iPhones may leave MessageSize and the action labels out of a
         /// response. Once everything else has arrived, the response ends
         /// after the Data Source has been quiet this long (or at once when
@@ -50,8 +57,19 @@ public final class NotificationConsumer {
         public var fetchMessageForImportant = true
         /// Get App Attributes (DisplayName) once per AppIdentifier.
         public var fetchAppNames = true
-        /// Liveness probing; nil (off) by default.
-        public var liveness: LivenessPolicy? = nil
+        /// Liveness checks (ANCS health): on by default, a probe after 15
+        /// minutes without traffic and a re-subscription after 6 hours
+        /// without a Notification Source event. nil turns them off.
+        public var liveness: LivenessPolicy? = LivenessPolicy()
+        /// Keep what a session showed when it ends, as "from the previous
+        /// session", until the next session's announcements reconcile it
+        /// (see PreviousSession.swift and docs/ancs.md).
+        public var keepsPreviousSession = true
+        /// Reconciliation ends once the new session's pre-existing
+        /// announcements have been quiet this long and all were fetched...
+        public var reconcileSettle: Duration = .seconds(2)
+        /// ... or at the latest this long after the session started.
+        public var reconcileTimeout: Duration = .seconds(60)
         /// A notification fetch that timed out or failed (except 0xA2: the
         /// UID is gone) is sent again after each of these delays in turn,
         /// then given up until the notification changes or is opened.
@@ -65,6 +83,8 @@ public final class NotificationConsumer {
         var work: Work
         var tag: UInt32
         var deadline: MonotonicInstant
+        /// Bounds `deadline` however often Data Source traffic restarts it.
+        var maxDeadline: MonotonicInstant
         var version: UInt32 = 0
         var coveredBasic = false
         var coveredMessage = false
@@ -74,8 +94,10 @@ public final class NotificationConsumer {
     public let configuration: Configuration
     /// Receives Control Point writes and events. Held weakly.
     public weak var sink: (any ANCSConsumerSink)?
-    public private(set) var statistics = ANCSStatistics()
+    public internal(set) var statistics = ANCSStatistics()
     public private(set) var isSessionActive = false
+    /// The liveness checks' findings (see `ANCSHealth`).
+    public internal(set) var health = ANCSHealth()
 
     let store: NotificationStore
     let apps: AppNameCache
@@ -86,6 +108,7 @@ public final class NotificationConsumer {
     private var active: Active?
     private var writeOutstanding = false
     private var writeTag: UInt32 = 0
+    private var writeSentAt = MonotonicInstant.zero
     private var nextTag: UInt32 = 1
     private var pumping = false
     private var probeRequested = false
@@ -93,6 +116,12 @@ public final class NotificationConsumer {
     private var lastNotificationSource = MonotonicInstant.zero
     private var lastDataSource = MonotonicInstant.zero
     private var reportedOverlongAttribute = false
+    /// Reconciling the previous session's entries (PreviousSession.swift):
+    /// until `reconcileDeadline` at the latest; `reconcileSettleAt` is when
+    /// the pre-existing announcements count as settled (nil: they are).
+    var reconciling = false
+    var reconcileDeadline = MonotonicInstant.zero
+    var reconcileSettleAt: MonotonicInstant?
 
     static let messageSizeLimit: UInt16 = 10  // u32 in decimal
     static let dateLimit: UInt16 = 32  // 15 expected; longer is kept cut and fails to parse
@@ -100,17 +129,19 @@ public final class NotificationConsumer {
     public init(configuration: Configuration = Configuration(), sink: (any ANCSConsumerSink)? = nil) {
         precondition(configuration.storeCapacity >= 1 && configuration.queueCapacity >= 1
             && configuration.appNameCacheCapacity >= 0, "capacities must be positive")
+        precondition(configuration.storeCapacity <= Self.maximumStoreCapacity, "at most 65535 notifications")
         precondition(configuration.fetchRetryDelays.count <= 8, "at most 8 fetch retries")
         self.configuration = configuration
         self.sink = sink
         let c = configuration
-        var fields = InlineArray<6, Int>(repeating: 0)
+        var fields = InlineArray<7, Int>(repeating: 0)
         fields[NotificationTextField.appIdentifier.rawValue] = Int(c.appIdentifierMaxLength)
         fields[NotificationTextField.title.rawValue] = Int(c.titleMaxLength)
         fields[NotificationTextField.subtitle.rawValue] = c.fetchSubtitle ? Int(c.subtitleMaxLength) : 0
         fields[NotificationTextField.message.rawValue] = Int(c.messageMaxLength)
         fields[NotificationTextField.positiveActionLabel.rawValue] = Int(c.actionLabelMaxLength)
         fields[NotificationTextField.negativeActionLabel.rawValue] = Int(c.actionLabelMaxLength)
+        fields[NotificationStore.retainedAppName] = c.keepsPreviousSession ? Int(c.appNameMaxLength) : 0
         store = NotificationStore(capacity: c.storeCapacity, fieldCapacities: fields)
         apps = AppNameCache(
             capacity: c.appNameCacheCapacity, idCapacity: Int(c.appIdentifierMaxLength),
@@ -136,13 +167,17 @@ public final class NotificationConsumer {
     // MARK: session
 
     /// The Notification Source subscription succeeded (subscribe the Data
-    /// Source first). Drops anything left from an earlier session.
+    /// Source first). What an earlier session left is kept as "from the
+    /// previous session" (unless `keepsPreviousSession` is off) until this
+    /// session's announcements reconcile it.
     public func sessionStarted(now: MonotonicInstant) {
         clearSession(keepWriteOutstanding: true)
         isSessionActive = true
         lastTraffic = now
         lastNotificationSource = now
+        health.record(health.lastResult == .resubscribing ? .resubscribed : .subscribed, .ok)
         emit(.sessionStarted)
+        startReconciliation(now: now)
     }
 
     /// Unsubscribe, disconnect or ANCS gone: every UID, pending request and
@@ -153,11 +188,38 @@ public final class NotificationConsumer {
         guard isSessionActive else { return }
         clearSession(keepWriteOutstanding: reason != .disconnected)
         isSessionActive = false
+        if reason == .resubscribing {
+            health.record(.resubscribing, .failing)
+        } else {
+            health.state = .unknown
+        }
         emit(.sessionEnded(reason))
     }
 
+    /// Starts re-subscribing (after `resubscribeRecommended`): the session
+    /// ends (`.resubscribing`); call `sessionStarted` once the Data Source
+    /// and Notification Source subscriptions are written again, or
+    /// `resubscribeFailed` (then drop the link so the phone reconnects).
+    public func resubscribeStarted(now: MonotonicInstant) {
+        health.resubscribes += 1
+        health.record(.resubscribing, .failing)
+        sessionEnded(.resubscribing, now: now)
+    }
+
+    /// Rewriting the subscriptions failed.
+    public func resubscribeFailed(now: MonotonicInstant) {
+        health.resubscribeFailures += 1
+        health.record(.resubscribeFailed, .failing)
+    }
+
     private func clearSession(keepWriteOutstanding: Bool) {
-        store.removeAll()
+        if configuration.keepsPreviousSession {
+            retainSessionEntries()  // before the app names go
+        } else {
+            store.removeAll()
+        }
+        reconciling = false
+        reconcileSettleAt = nil
         apps.removeAll()
         queue.removeAll()
         retries.removeAll()
@@ -176,6 +238,8 @@ public final class NotificationConsumer {
         if !isSessionActive { sessionStarted(now: now) }
         lastTraffic = now
         lastNotificationSource = now
+        health.lastNotificationSource = now
+        health.state = .ok  // events flow
         statistics.notificationSourceEvents += 1
         let event: NotificationSourceEvent
         do throws(NotificationSourceError) {
@@ -188,8 +252,8 @@ public final class NotificationConsumer {
         let info = NotificationInfo(
             uid: event.uid, flags: event.flags, category: event.category, categoryCount: event.categoryCount)
         switch event.eventID {
-        case .added: added(info)
-        case .modified: modified(info)
+        case .added: added(info, now: now)
+        case .modified: modified(info, now: now)
         case .removed: removed(info.uid)
         case .unknown: statistics.unknownEventIDs += 1
         }
@@ -202,7 +266,7 @@ public final class NotificationConsumer {
         lastTraffic = now
         lastDataSource = now
         if let a = active, a.work.kind == .notification || a.work.kind == .app {
-            active!.deadline = now.advanced(by: configuration.requestTimeout)
+            active!.deadline = min(now.advanced(by: configuration.requestTimeout), a.maxDeadline)
         }
         assembler.feed(bytes) { event in self.assembled(event, now: now) }
         pump(now: now)
@@ -223,6 +287,7 @@ public final class NotificationConsumer {
                 emit(.actionSent(NotificationUID(a.work.uid), a.work.action))
             case .probe:
                 active = nil
+                probeAnswered()
                 emit(.livenessProbe(.alive))
             case .notification, .app:
                 break  // the answer comes on the Data Source
@@ -244,7 +309,13 @@ public final class NotificationConsumer {
         if let a = active, a.tag == writeTag {
             if a.work.kind == .probe {
                 active = nil
-                emit(.livenessProbe(code == ANCSErrorCode.invalidParameter.rawValue ? .alive : .rejected(error)))
+                if code == ANCSErrorCode.invalidParameter.rawValue {
+                    probeAnswered()
+                    emit(.livenessProbe(.alive))
+                } else {
+                    health.record(.probeRejected, .failing)
+                    emit(.livenessProbe(.rejected(error)))
+                }
             } else {
                 if a.work.kind == .notification || a.work.kind == .app {
                     assembler.cancel(tag: a.tag)
@@ -261,8 +332,13 @@ public final class NotificationConsumer {
     public var nextDeadline: MonotonicInstant? {
         guard isSessionActive else { return nil }
         var d = active?.deadline
+        if writeOutstanding { d = earliest(d, writeSentAt.advanced(by: configuration.writeOutcomeTimeout)) }
         if let quiet = optionalAttributesDeadline { d = earliest(d, quiet) }
         if let retry = retries.nextDue { d = earliest(d, retry) }
+        if reconciling {
+            d = earliest(d, reconcileDeadline)
+            if let settle = reconcileSettleAt { d = earliest(d, settle) }
+        }
         if let l = configuration.liveness {
             if let silence = l.resubscribeAfterSilence {
                 d = earliest(d, lastNotificationSource.advanced(by: silence))
@@ -298,13 +374,30 @@ public final class NotificationConsumer {
                 fail(.timedOut, now: now)
             case .probe:
                 active = nil
+                health.probesUnanswered += 1
+                health.record(.probeUnanswered, .failing)
                 emit(.livenessProbe(.noAnswer))
                 emit(.resubscribeRecommended(.probeUnanswered))
             }
         }
+        if writeOutstanding, isSessionActive, now >= writeSentAt.advanced(by: configuration.writeOutcomeTimeout) {
+            // The watchdog: the outcome of this write never came. Forget it
+            // (a late outcome is reported as unexpected), so nothing stays
+            // stuck behind it, and suggest starting over.
+            writeOutstanding = false
+            health.stuckRequestsCleared += 1
+            health.record(.stuckRequestCleared, .failing)
+            if let a = active, a.tag == writeTag {
+                if a.work.kind == .notification || a.work.kind == .app { assembler.cancel(tag: a.tag) }
+                statistics.timeouts += 1
+                fail(.timedOut, now: now)
+            }
+            emit(.resubscribeRecommended(.controlPointStuck))
+        }
         if let l = configuration.liveness, isSessionActive {
             if let silence = l.resubscribeAfterSilence, now >= lastNotificationSource.advanced(by: silence) {
                 lastNotificationSource = now
+                health.record(.silent, .failing)
                 emit(.resubscribeRecommended(.notificationSourceSilent))
             }
             if isIdle, now >= lastTraffic.advanced(by: l.probeAfterQuiet) {
@@ -312,6 +405,11 @@ public final class NotificationConsumer {
             }
         }
         pump(now: now)
+    }
+
+    private func probeAnswered() {
+        health.probesAnswered += 1
+        health.record(.probeAnswered, .ok)
     }
 
     private func earliest(_ a: MonotonicInstant?, _ b: MonotonicInstant) -> MonotonicInstant {
@@ -405,9 +503,10 @@ public final class NotificationConsumer {
     /// Stored notifications.
     public var notificationCount: Int { store.count }
 
-    /// A view of a stored notification (nil if not stored).
+    /// A view of a stored notification (nil if not stored): one of this
+    /// session, or one kept from the previous session under its own UID.
     public func notification(_ uid: NotificationUID) -> ANCSNotification? {
-        guard let i = store.index(of: uid) else { return nil }
+        guard let i = store.displayIndex(of: uid) else { return nil }
         return ANCSNotification(consumer: self, slot: i, slotData: store.slots[i])
     }
 
@@ -447,11 +546,13 @@ public final class NotificationConsumer {
         configuration.fetchMessageForImportant && (info.flags.contains(.important) || info.category.isCall)
     }
 
-    private func added(_ info: NotificationInfo) {
+    private func added(_ info: NotificationInfo, now: MonotonicInstant) {
         if store.index(of: info.uid) != nil {
-            modified(info)  // a repeated Added is a change
+            modified(info, now: now)  // a repeated Added is a change
             return
         }
+        if info.isPreExisting { preExistingAnnounced(now: now) }
+        makeRoomForUID(info.uid)
         if store.count >= store.capacity {
             guard let v = store.victim(forPreExisting: info.isPreExisting) else {
                 statistics.droppedPreExisting += 1
@@ -472,9 +573,9 @@ public final class NotificationConsumer {
         if !info.isPreExisting { enqueueFetch(info.uid) }
     }
 
-    private func modified(_ info: NotificationInfo) {
+    private func modified(_ info: NotificationInfo, now: MonotonicInstant) {
         guard let i = store.index(of: info.uid) else {
-            added(info)
+            added(info, now: now)
             return
         }
         let hadMessage = store.slots[i].present.contains(.message) || store.slots[i].wantsMessage
@@ -527,11 +628,12 @@ public final class NotificationConsumer {
     private func pump(now: MonotonicInstant) {
         guard !pumping else { return }
         pumping = true
-        defer { pumping = false }
         while isSessionActive && active == nil && !writeOutstanding {
-            guard let w = nextWork() else { return }
+            guard let w = nextWork() else { break }
             dispatch(w, now: now)
         }
+        pumping = false
+        if reconciling { checkReconciliation(now: now) }
     }
 
     private func nextWork() -> Work? {
@@ -593,7 +695,9 @@ public final class NotificationConsumer {
     private func dispatch(_ w: Work, now: MonotonicInstant) {
         let tag = nextTag
         nextTag &+= 1
-        var a = Active(work: w, tag: tag, deadline: now.advanced(by: configuration.requestTimeout))
+        var a = Active(
+            work: w, tag: tag, deadline: now.advanced(by: configuration.requestTimeout),
+            maxDeadline: now.advanced(by: max(configuration.requestTimeout, configuration.requestMaxAge)))
         let c = configuration
         var length = 0
         do throws(ControlPointEncodingError) {
@@ -651,6 +755,7 @@ public final class NotificationConsumer {
                 list.append(.notification(.appIdentifier, maxLength: c.appIdentifierMaxLength))
                 length = try ControlPoint.encodeGetNotificationAttributes(uid: .probe, attributes: list, into: command)
                 statistics.probesSent += 1
+                health.probes += 1
             }
         } catch {
             // The command buffer is sized in init for the largest command
@@ -666,6 +771,7 @@ public final class NotificationConsumer {
         active = a
         writeOutstanding = true
         writeTag = tag
+        writeSentAt = now
         statistics.requestsSent += 1
         sink?.ancsWriteControlPoint(UnsafeRawBufferPointer(rebasing: command[0..<length]))
     }
@@ -793,6 +899,7 @@ public final class NotificationConsumer {
                 }
             }
             emit(.attributesReady(NotificationUID(a.work.uid), fields))
+            reconcile(slot: i)
         case .app:
             let e = a.work.appEntry
             guard apps.entries[e].state == .requested else { return }
@@ -836,7 +943,7 @@ public final class NotificationConsumer {
         }
     }
 
-    private func emit(_ event: ANCSEvent) {
+    func emit(_ event: ANCSEvent) {
         sink?.ancsEvent(event)
     }
 }
@@ -880,6 +987,10 @@ public struct ANCSNotification {
     public var category: CategoryID { data.category }
     public var categoryCount: UInt8 { data.categoryCount }
     public var isPreExisting: Bool { data.isPreExisting }
+    /// Kept from an ended session (shown until the next session's
+    /// announcements reconcile it; see docs/ancs.md): its UID is the
+    /// watch's own, no action or fetch reaches the phone for it.
+    public var isFromPreviousSession: Bool { data.retained }
     /// The attributes stored so far.
     public var available: NotificationFields { data.present }
     /// Attributes the phone sent longer than we keep.
@@ -914,9 +1025,14 @@ public struct ANCSNotification {
         return consumer.store.bytes(field, slot: slot)
     }
 
-    /// The app's display name bytes, once fetched.
+    /// The app's display name bytes, once fetched (for a notification from
+    /// the previous session: the name it had then).
     public var appDisplayNameBytes: UnsafeRawBufferPointer? {
         guard isCurrent, data.present.contains(.appIdentifier) else { return nil }
+        if data.retained {
+            let name = consumer.store.bytes(field: NotificationStore.retainedAppName, slot: slot)
+            return name.isEmpty ? nil : name
+        }
         return consumer.appDisplayName(forAppIdentifier: bytes(.appIdentifier))
     }
 

@@ -10,7 +10,7 @@ struct Slot {
     var category = CategoryID.other
     var categoryCount: UInt8 = 0
     var sequence: UInt64 = 0  // arrival order (Added), for eviction and fetch order
-    var lengths = InlineArray<6, UInt16>(repeating: 0)
+    var lengths = InlineArray<7, UInt16>(repeating: 0)  // NotificationTextField order, then the kept app name
     var present = NotificationFields()  // attributes whose current value is stored
     var truncated = NotificationFields()
     var date: ANCSDateTime? = nil
@@ -18,6 +18,9 @@ struct Slot {
     var needsFetch = false  // the basic attributes are due (Added / Modified)
     var wantsMessage = false  // the message is due (Important, call, shown)
     var version: UInt32 = 0  // bumped by Modified: a reply to an older request does not clear the flags
+    /// From an ended session (see PreviousSession.swift): shown under a
+    /// UID of its own, never sent to the phone, not found by `index(of:)`.
+    var retained = false
 
     var isPreExisting: Bool { flags.contains(.preExisting) }
     var hasWork: Bool { needsFetch || wantsMessage }
@@ -27,21 +30,26 @@ struct Slot {
 }
 
 final class NotificationStore {
+    /// The text field after the six `NotificationTextField`s: the app's
+    /// display name, copied in when the slot is retained (the per-session
+    /// app-name cache is emptied with its session).
+    static let retainedAppName = 6
+
     let capacity: Int
-    let fieldCapacity: InlineArray<6, Int>
-    let fieldOffset: InlineArray<6, Int>
+    let fieldCapacity: InlineArray<7, Int>
+    let fieldOffset: InlineArray<7, Int>
     let stride: Int
     let slots: UnsafeMutableBufferPointer<Slot>
     let text: UnsafeMutableRawBufferPointer
     private(set) var count = 0
     private var nextSequence: UInt64 = 0
 
-    init(capacity: Int, fieldCapacities: InlineArray<6, Int>) {
+    init(capacity: Int, fieldCapacities: InlineArray<7, Int>) {
         self.capacity = capacity
         fieldCapacity = fieldCapacities
-        var offsets = InlineArray<6, Int>(repeating: 0)
+        var offsets = InlineArray<7, Int>(repeating: 0)
         var total = 0
-        for i in 0..<6 {
+        for i in 0..<7 {
             offsets[i] = total
             total += fieldCapacities[i]
         }
@@ -62,19 +70,43 @@ final class NotificationStore {
         count = 0
     }
 
+    /// The slot of a notification of the current session (retained ones
+    /// are not the phone's any more).
     func index(of uid: NotificationUID) -> Int? {
         var i = 0
         while i < capacity {
-            if slots[i].inUse && slots[i].uid == uid.rawValue { return i }
+            if slots[i].inUse && !slots[i].retained && slots[i].uid == uid.rawValue { return i }
             i += 1
         }
         return nil
     }
 
+    /// The slot shown under `uid`: the current session's, else a retained one.
+    func displayIndex(of uid: NotificationUID) -> Int? {
+        if let i = index(of: uid) { return i }
+        var i = 0
+        while i < capacity {
+            if slots[i].inUse && slots[i].retained && slots[i].uid == uid.rawValue { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Slots kept from an ended session.
+    var retainedCount: Int {
+        var n = 0
+        var i = 0
+        while i < capacity {
+            if slots[i].inUse && slots[i].retained { n += 1 }
+            i += 1
+        }
+        return n
+    }
+
     /// The slot to evict for a newcomer, or nil if the newcomer should not be
-    /// stored. Order: oldest pre-existing non-call, then oldest live
-    /// non-call (only for a live newcomer), then oldest of all (only for a
-    /// live newcomer).
+    /// stored. Order: oldest retained (from an ended session), then oldest
+    /// pre-existing non-call, then oldest live non-call (only for a live
+    /// newcomer), then oldest of all (only for a live newcomer).
     func victim(forPreExisting newcomerIsPreExisting: Bool) -> Int? {
         var best: Int? = nil
         var bestRank = Int.max
@@ -84,7 +116,9 @@ final class NotificationStore {
             let s = slots[i]
             if s.inUse {
                 let rank: Int
-                if s.isPreExisting && !s.category.isCall {
+                if s.retained {
+                    rank = -1
+                } else if s.isPreExisting && !s.category.isCall {
                     rank = 0
                 } else if !s.category.isCall {
                     rank = 1
@@ -132,7 +166,11 @@ final class NotificationStore {
     }
 
     func bytes(_ field: NotificationTextField, slot i: Int) -> UnsafeRawBufferPointer {
-        let f = field.rawValue
+        bytes(field: field.rawValue, slot: i)
+    }
+
+    /// A text field by index (0-5: `NotificationTextField`; 6: `retainedAppName`).
+    func bytes(field f: Int, slot i: Int) -> UnsafeRawBufferPointer {
         let start = text.baseAddress! + i * stride + fieldOffset[f]
         return UnsafeRawBufferPointer(start: start, count: Int(slots[i].lengths[f]))
     }
@@ -140,7 +178,10 @@ final class NotificationStore {
     /// Stores a value, cut to the field's capacity (never longer: the
     /// assembler already bounds values by the same capacities).
     func set(_ field: NotificationTextField, slot i: Int, from value: UnsafeRawBufferPointer) {
-        let f = field.rawValue
+        set(field: field.rawValue, slot: i, from: value)
+    }
+
+    func set(field f: Int, slot i: Int, from value: UnsafeRawBufferPointer) {
         let n = min(value.count, fieldCapacity[f])
         if n > 0 {
             (text.baseAddress! + i * stride + fieldOffset[f]).copyMemory(from: value.baseAddress!, byteCount: n)

@@ -16,9 +16,17 @@ import Loop
 /// ANCS appearing later (Service Changed) starts a session then; ANCS going
 /// away or the link closing ends it.
 ///
+/// ANCS health: when the consumer recommends it (a probe without an answer,
+/// hours without a Notification Source event, a stuck Control Point write)
+/// the session rewrites both subscriptions (Notification Source and Data
+/// Source CCCDs off, then Data Source and Notification Source on); if that
+/// fails, or does not finish within `resubscribeTimeout`, it drops the link
+/// so the phone reconnects (docs/ancs.md).
+///
 /// Steady state (a notification's Notification Source → Control Point →
-/// Data Source → attributes) allocates nothing: every closure is created
-/// here once.
+/// Data Source → attributes, and the liveness probe) allocates nothing:
+/// every closure is created here once. Re-subscribing allocates (GATT
+/// configuration writes), at most once per check period.
 public final class PhoneSession: ANCSConsumerSink {
     /// What happened to the ANCS/CTS session, for logs and the UI.
     public enum Event {
@@ -35,7 +43,16 @@ public final class PhoneSession: ANCSConsumerSink {
         /// its write failed). Reported once per reason per ANCS session, so
         /// a burst of commands cannot flood the log.
         case ancsCommandNotSent(CommandFailure)
+        /// The subscriptions are being rewritten (the consumer recommended it).
+        case ancsResubscribing(ResubscribeReason)
+        /// They were rewritten: a new ANCS session runs.
+        case ancsResubscribed
+        /// Rewriting them failed: the link is being dropped.
+        case ancsResubscribeFailed(GATTError)
     }
+
+    /// How long rewriting the subscriptions may take before the link is dropped.
+    public static let resubscribeTimeout: Duration = .seconds(40)
 
     /// Why a Control Point command could not be sent.
     public enum CommandFailure: Equatable, Sendable, CustomStringConvertible {
@@ -98,6 +115,11 @@ public final class PhoneSession: ANCSConsumerSink {
     private var notificationSourceRoute: ((UnsafeRawBufferPointer) -> Void)!
     private var dataSourceRoute: ((UnsafeRawBufferPointer) -> Void)!
     private var subscribeGeneration = 0
+    private var resubscribeTimer: TimerID!
+    private var resubscribeWork: (() -> Void)!
+    private var pendingResubscribe: ResubscribeReason?
+    /// True while the subscriptions are being rewritten.
+    public private(set) var isResubscribing = false
     /// `CommandFailure.bit`s already reported in this ANCS session.
     private var reportedCommandFailures: UInt8 = 0
 
@@ -132,11 +154,18 @@ public final class PhoneSession: ANCSConsumerSink {
             self.consumer.dataSourceReceived(value, now: self.loop.now)
             self.rearm()
         }
+        resubscribeTimer = loop.makeTimer { [unowned self] in
+            self.resubscribeFailed(.bearer(.transactionTimeout))
+        }
+        resubscribeWork = { [unowned self] in self.resubscribeIfPending() }
         currentTime.timeHandler = { [unowned self] clock in self.eventHandler?(.phoneTime(clock)) }
         client.eventHandler = { [unowned self] event in self.clientEvent(event) }
     }
 
-    deinit { loop.destroyTimer(ancsTimer) }
+    deinit {
+        loop.destroyTimer(ancsTimer)
+        loop.destroyTimer(resubscribeTimer)
+    }
 
     /// Starts the link: serves the phone's requests and discovers its services.
     public func start() throws(HALError) {
@@ -173,6 +202,10 @@ public final class PhoneSession: ANCSConsumerSink {
             break
         case .serviceRemoved(let s) where s.uuid == .ancsService:
             subscribeGeneration += 1
+            if isResubscribing {
+                isResubscribing = false
+                loop.disarm(resubscribeTimer)
+            }
             ancsService = nil
             controlPointHandle = 0
             consumer.sessionEnded(.serviceChanged, now: loop.now)
@@ -188,6 +221,12 @@ public final class PhoneSession: ANCSConsumerSink {
             eventHandler?(.discoveryFailed(e))
         case .closed(let reason):
             subscribeGeneration += 1
+            if isResubscribing {
+                isResubscribing = false
+                loop.disarm(resubscribeTimer)
+                consumer.resubscribeFailed(now: loop.now)
+            }
+            pendingResubscribe = nil
             consumer.sessionEnded(.disconnected, now: loop.now)
             loop.disarm(ancsTimer)
             eventHandler?(.closed(reason))
@@ -248,7 +287,84 @@ public final class PhoneSession: ANCSConsumerSink {
     public func ancsEvent(_ event: ANCSEvent) {
         // Each ANCS session reports each kind of unsendable command once.
         if case .sessionStarted = event { reportedCommandFailures = 0 }
+        if case .resubscribeRecommended(let reason) = event, pendingResubscribe == nil, !isResubscribing {
+            // After the consumer's call returns (it is mid-deadline now).
+            pendingResubscribe = reason
+            loop.deferWork(resubscribeWork)
+        }
         eventHandler?(.ancs(event))
+    }
+
+    // MARK: - Re-subscribing (ANCS health)
+
+    private func resubscribeIfPending() {
+        guard let reason = pendingResubscribe else { return }
+        pendingResubscribe = nil
+        resubscribe(reason)
+    }
+
+    /// Rewrites the ANCS subscriptions: Notification Source and Data Source
+    /// off, then Data Source and Notification Source on (the order of the
+    /// first subscription). Nothing is routed meanwhile, so a late event
+    /// cannot start a session early.
+    private func resubscribe(_ reason: ResubscribeReason) {
+        guard !isResubscribing, !bearer.isClosed, let s = ancsService,
+            let ns = s.characteristic(.ancsNotificationSource), let ds = s.characteristic(.ancsDataSource),
+            let nsCCCD = ns.cccdHandle, let dsCCCD = ds.cccdHandle
+        else { return }
+        isResubscribing = true
+        subscribeGeneration += 1
+        let generation = subscribeGeneration
+        client.removeNotificationHandler(valueHandle: ns.valueHandle)
+        client.removeNotificationHandler(valueHandle: ds.valueHandle)
+        consumer.resubscribeStarted(now: loop.now)
+        rearm()
+        loop.arm(resubscribeTimer, after: Self.resubscribeTimeout)
+        eventHandler?(.ancsResubscribing(reason))
+        func step(_ error: GATTError?, _ next: @escaping () -> Void) {
+            guard generation == subscribeGeneration, isResubscribing else { return }
+            if let error { return resubscribeFailed(error) }
+            next()
+        }
+        client.write(handle: nsCCCD, value: [0x00, 0x00]) { [weak self] error in
+            guard let self else { return }
+            step(error) {
+                self.client.write(handle: dsCCCD, value: [0x00, 0x00]) { [weak self] error in
+                    guard let self else { return }
+                    step(error) {
+                        self.client.subscribe(ds, handler: self.dataSourceRoute) { [weak self] error in
+                            guard let self else { return }
+                            step(error) {
+                                self.client.subscribe(ns, handler: self.notificationSourceRoute) { [weak self] error in
+                                    guard let self else { return }
+                                    step(error) { self.resubscribed() }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func resubscribed() {
+        isResubscribing = false
+        loop.disarm(resubscribeTimer)
+        if !consumer.isSessionActive { consumer.sessionStarted(now: loop.now) }
+        rearm()
+        eventHandler?(.ancsResubscribed)
+    }
+
+    /// Rewriting the subscriptions failed or timed out: drop the link, so
+    /// the phone reconnects and subscribes from scratch.
+    private func resubscribeFailed(_ error: GATTError) {
+        guard isResubscribing else { return }
+        isResubscribing = false
+        loop.disarm(resubscribeTimer)
+        subscribeGeneration += 1
+        consumer.resubscribeFailed(now: loop.now)
+        eventHandler?(.ancsResubscribeFailed(error))
+        bearer.close()
     }
 
     private func controlPointWritten(_ outcome: ATTRequestOutcome) {

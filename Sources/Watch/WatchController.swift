@@ -46,6 +46,8 @@ public final class WatchController: WatchModelSink {
     /// Notifications added live and not yet seen (the status bar's count).
     public var unread: Int { model.unread }
     public var displayState: String { model.displayPower.rawValue }
+    /// The loop's time (for ages the harness reports).
+    public var now: MonotonicInstant { loop.now }
     public let framebuffer: Framebuffer
     public let driver: OLEDDriver
     public let motor: MotorController?
@@ -188,6 +190,14 @@ public final class WatchController: WatchModelSink {
         case .ancsCommandNotSent(let reason):
             // The session reports each reason once per ANCS session.
             logger.warning("cannot send an ANCS command: \(reason)")
+        case .ancsResubscribing(let reason):
+            logger.notice("ANCS health: \(Self.resubscribeReason(reason)): rewriting the subscriptions")
+            requestRender()
+        case .ancsResubscribed:
+            logger.notice("ANCS health: subscriptions rewritten")
+            requestRender()
+        case .ancsResubscribeFailed(let e):
+            logger.warning("ANCS health: rewriting the subscriptions failed (\(e)): dropping the link so the phone reconnects")
         case .phoneTime(let c):
             phoneClock = c
             armMinuteTimer()
@@ -222,8 +232,20 @@ public final class WatchController: WatchModelSink {
                 "the phone sent \(Self.attributeName(attribute)) longer than the requested \(maxLength) bytes: kept the first \(maxLength)")
         case .protocolError(let e):
             logger.warning("dropped malformed ANCS data: \(e)")
-        case .notificationModified, .notificationRemoved, .attributesReady, .livenessProbe, .resubscribeRecommended:
+        case .livenessProbe(.alive):
+            logger.debug("ANCS health: the phone answered a probe")
+        case .livenessProbe(let result):
+            logger.warning("ANCS health: probe \(result == .noAnswer ? "unanswered" : "\(result)")")
+        case .notificationModified, .notificationRemoved, .attributesReady, .resubscribeRecommended:
             break
+        }
+    }
+
+    static func resubscribeReason(_ r: ResubscribeReason) -> String {
+        switch r {
+        case .probeUnanswered: "the phone did not answer a probe"
+        case .notificationSourceSilent: "no notification event for hours"
+        case .controlPointStuck: "a Control Point request got no answer"
         }
     }
 
@@ -261,6 +283,10 @@ public final class WatchController: WatchModelSink {
 
     public func watchStopMotor() {
         motor?.stop()
+    }
+
+    public func watchPlayAlert(_ pattern: VibrationPattern) -> Bool {
+        motor?.play(pattern) != .suppressedQuietHours
     }
 
     public func watchPerformAction(_ action: ActionID, on uid: NotificationUID) -> Bool {

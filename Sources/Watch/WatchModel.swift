@@ -16,7 +16,12 @@ import Screens
 /// from its `NotificationConsumer` (counts, flags, list order).
 ///
 /// The rules are split by concern: WatchModel+Navigation (buttons, list and
-/// detail), +Calls, +Pairing, +DisplayPower, +BurnInShift.
+/// detail), +Calls, +Pairing, +DisplayPower, +BurnInShift, +DisconnectAlert.
+///
+/// A disconnect does not wipe the list: the last phone's store stays the
+/// one shown (its notifications kept as "from the previous session") and
+/// the next phone's store takes them over (`adoptPreviousSession`), to be
+/// reconciled with what that session announces (docs/ancs.md).
 /// Allocates only in `init`. Not thread-safe: use it from the loop's thread.
 public final class WatchModel {
     /// Receives the model's effects. Held weakly.
@@ -67,6 +72,16 @@ public final class WatchModel {
     var dimDeadline: MonotonicInstant?
     var offDeadline: MonotonicInstant?
 
+    // Disconnect alert (WatchModel+DisconnectAlert).
+    /// How long the phone may be gone, after the link was established,
+    /// before a short vibration and a notice say so (nil: never). The board
+    /// file's `bluetooth.disconnectAlertSeconds`.
+    public var disconnectAlertDelay: Duration? = .seconds(10)
+    /// The link got far enough for the alert to matter (encrypted, or an
+    /// ANCS session started).
+    public internal(set) var linkEstablished = false
+    var disconnectAlertDeadline: MonotonicInstant?
+
     // Burn-in shift (WatchModel+BurnInShift).
     /// Steps taken around the 2x2 pixel square so far.
     public internal(set) var shiftStep = 0
@@ -96,28 +111,47 @@ public final class WatchModel {
 
     // MARK: - The phone
 
-    /// A phone connected; `notifications` is its ANCS store.
+    /// A phone connected; `notifications` is its ANCS store. It takes over
+    /// what the store shown until now kept from earlier sessions.
     public func phoneConnected(notifications store: NotificationConsumer, now: MonotonicInstant) {
+        if notifications !== store { store.adoptPreviousSession(from: notifications, now: now) }
         notifications = store
         isPhoneConnected = true
+        linkEstablished = false
+        cancelDisconnectAlert()
         notificationsCleared()
-        listSelection = 0
-        if case .pairing = screen {} else { screen = .idleClock }
+        switch screen {
+        case .pairing:
+            break
+        case .list, .detail:
+            // Kept notifications were renumbered: back to the list's top.
+            listSelection = 0
+            screen = store.notificationCount > 0 ? .list(selected: 0) : .idleClock
+        default:
+            listSelection = 0
+            screen = .idleClock
+        }
         if link == .off || link == .advertising { linkChanged(.connected, now: now) }
         requestRender()
     }
 
-    /// The link went away: its store is gone with it, and the status bar
-    /// no longer shows a connection (the link waits for the phone again,
-    /// unless it already reported something else, such as Bluetooth off).
+    /// The link went away. Its store stays the one shown: what its session
+    /// showed is kept as "from the previous session" (the consumer did that
+    /// when the session ended), so the list and its screens stay; other
+    /// screens go to waiting for the phone. The status bar no longer shows a
+    /// connection (the link waits for the phone again, unless it already
+    /// reported something else, such as Bluetooth off). If the link was
+    /// established, the disconnect alert is due `disconnectAlertDelay` later.
     public func phoneDisconnected(now: MonotonicInstant) {
         guard isPhoneConnected else { return }
         isPhoneConnected = false
-        notifications = noPhone
+        startDisconnectAlert(now: now)
         endCall(now: now)
         notificationsCleared()
-        listSelection = 0
-        screen = .waitingForPhone
+        if !keepList() {
+            listSelection = 0
+            screen = .waitingForPhone
+        }
         if link == .connected || link == .encrypted { link = .advertising }
         requestRender()
     }
@@ -134,6 +168,7 @@ public final class WatchModel {
     public func linkChanged(_ new: LinkIndicator, now: MonotonicInstant) {
         guard new != link else { return }
         link = new
+        if new == .encrypted { linkBecameEstablished() }
         requestRender()
     }
 
@@ -143,6 +178,11 @@ public final class WatchModel {
         case .notificationAdded(let info):
             notificationAdded(info, now: now)
         case .notificationModified, .attributesReady:
+            requestRender()
+        case .notificationRemoved(let uid, .reannounced(let same)):
+            // A kept notification announced again: it is that one now.
+            if case .detail(let shown, let scroll) = screen, shown == uid { screen = .detail(same, scroll: scroll) }
+            clampSelection()
             requestRender()
         case .notificationRemoved(let uid, _):
             unreadNotifications.remove(uid)
@@ -157,24 +197,48 @@ public final class WatchModel {
             actionRefused(action, on: uid, error, now: now)
         case .sessionEnded:
             sessionEnded(now: now)
-        case .sessionStarted, .fetchFailed, .livenessProbe, .resubscribeRecommended, .protocolError:
+        case .sessionStarted:
+            if isPhoneConnected { linkBecameEstablished() }
+            requestRender()  // the status bar's health mark
+        case .livenessProbe, .resubscribeRecommended:
+            requestRender()  // the status bar's health mark
+        case .fetchFailed, .protocolError:
             break
         }
     }
 
     /// The session ended (unsubscribed, ANCS gone, re-subscribing): its
-    /// UIDs are void and the store is empty, so no screen shows them.
+    /// UIDs are void; what it showed is kept as "from the previous session"
+    /// under the watch's own UIDs, so the list stays (a detail goes back to
+    /// it) and a call screen goes.
     private func sessionEnded(now: MonotonicInstant) {
         endCall(now: now)
         notificationsCleared()
-        listSelection = 0
         switch screen {
         case .list, .detail, .incomingCall:
-            screen = isPhoneConnected ? .idleClock : .waitingForPhone
+            if !keepList() {
+                listSelection = 0
+                screen = isPhoneConnected ? .idleClock : .waitingForPhone
+            }
         case .idleClock, .waitingForPhone, .pairing, .message:
             break
         }
         requestRender()
+    }
+
+    /// On the list or a detail (which goes back to it) with entries left:
+    /// stays on the list and says true.
+    private func keepList() -> Bool {
+        let count = notifications.notificationCount
+        switch screen {
+        case .list, .detail:
+            guard count > 0 else { return false }
+            listSelection = min(listSelection, count - 1)
+            screen = .list(selected: listSelection)
+            return true
+        default:
+            return false
+        }
     }
 
     private func notificationAdded(_ info: NotificationInfo, now: MonotonicInstant) {
@@ -211,14 +275,16 @@ public final class WatchModel {
     /// when nothing is timed.
     public var nextDeadline: MonotonicInstant? {
         earliest(
-            earliest(earliest(dimDeadline, offDeadline), earliest(pairingDeadline, shiftDeadline)),
-            callInProgressDeadline)
+            earliest(
+                earliest(earliest(dimDeadline, offDeadline), earliest(pairingDeadline, shiftDeadline)),
+                callInProgressDeadline),
+            disconnectAlertDeadline)
     }
 
     /// Runs whatever is due at `now`, earliest first (as separate timers would).
     public func handleDeadline(now: MonotonicInstant) {
         while let due = nextDeadline, due <= now {
-            // Ties go dim, off, pairing, call in progress, shift.
+            // Ties go dim, off, pairing, call in progress, disconnect alert, shift.
             if dimDeadline == due {
                 dimDeadlinePassed()
             } else if offDeadline == due {
@@ -227,6 +293,8 @@ public final class WatchModel {
                 pairingTimedOut(now: now)
             } else if callInProgressDeadline == due {
                 callInProgressSettled(now: now)
+            } else if disconnectAlertDeadline == due {
+                disconnectAlertDue(now: now)
             } else {
                 shiftDeadlinePassed(now: now)
             }

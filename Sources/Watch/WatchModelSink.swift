@@ -10,6 +10,10 @@ public protocol WatchModelSink: AnyObject {
     func watchRenderRequested()
     /// Vibrate: a notification or a call arrived.
     func watchPlay(_ pattern: VibrationPattern)
+    /// Vibrate for a watch alert (the phone went away). False when quiet
+    /// hours keep the motor still: the alert then stays silent altogether
+    /// (the default implementation plays and says true).
+    func watchPlayAlert(_ pattern: VibrationPattern) -> Bool
     /// Stop the motor: the ringing call was answered, declined or ended.
     func watchStopMotor()
     /// Send the notification's positive or negative action to the phone.

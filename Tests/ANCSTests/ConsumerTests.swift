@@ -118,6 +118,13 @@ final class Harness {
         return recorder.events
     }
 
+    /// No request, retry or response is timed: at most the liveness checks
+    /// (on by default), which are many minutes away.
+    var onlyLivenessTimed: Bool {
+        guard let d = consumer.nextDeadline else { return true }
+        return d.duration(since: now) >= .seconds(10 * 60)
+    }
+
     func requestedUID(_ n: Int) -> UInt32? {
         guard n < recorder.writes.count, case .getNotificationAttributes(let uid, _)? = try? ControlPointCommand(parsing: recorder.writes[n]) else { return nil }
         return uid.rawValue
@@ -185,7 +192,7 @@ struct ConsumerTests {
         #expect(h.consumer.notification(NotificationUID(10)) == nil)
         #expect(h.consumer.notificationCount == 0)
         #expect(h.writeCount == writes + 2)
-        #expect(h.consumer.nextDeadline == nil)
+        #expect(h.onlyLivenessTimed)
     }
 
     @Test("important and call notifications fetch the message and action labels at once")
@@ -262,10 +269,10 @@ struct ConsumerTests {
         #expect(h.requestedUIDs == [1])
         #expect(h.writeCount == 1)
         #expect(h.consumer.notificationCount == 0)
-        #expect(h.consumer.nextDeadline == nil)
+        #expect(h.onlyLivenessTimed)
     }
 
-    @Test("disconnect mid-response: everything is dropped; the next session starts clean")
+    @Test("disconnect mid-response: the session's UIDs, requests and app names are dropped; the next session starts clean")
     func disconnectMidResponse() {
         let h = Harness()
         h.appNames["com.apple.MobileSMS"] = "Messages"
@@ -275,7 +282,11 @@ struct ConsumerTests {
         h.answer(cutAfter: 9)
         h.consumer.sessionEnded(.disconnected, now: h.now)
         #expect(h.takeEvents().last == .sessionEnded(.disconnected))
-        #expect(h.consumer.notificationCount == 0)
+        // The session's UIDs are void; "one" is kept as from the previous
+        // session (PreviousSessionTests), "two" had nothing to show yet.
+        #expect(h.consumer.notification(NotificationUID(1)) == nil)
+        #expect(h.consumer.notification(NotificationUID(2)) == nil)
+        #expect(h.consumer.previousSessionCount == 1)
         #expect(h.consumer.nextDeadline == nil)
         #expect(!h.consumer.isSessionActive)
         // Late bytes after the session are ignored.
@@ -617,12 +628,21 @@ struct ConsumerTests {
         #expect(h.consumer.notificationCount == 0)
     }
 
-    @Test("liveness is off by default: an idle session has no deadline")
-    func livenessOff() {
+    @Test("liveness is on by default (issue 15): a probe after 15 quiet minutes; off with liveness = nil")
+    func livenessOnByDefault() {
         let h = Harness()
-        #expect(h.consumer.nextDeadline == nil)
-        h.advance(.seconds(24 * 3600))
+        #expect(h.consumer.configuration.liveness == LivenessPolicy(probeAfterQuiet: .seconds(900), resubscribeAfterSilence: .seconds(6 * 3600)))
+        #expect(h.consumer.nextDeadline == h.now.advanced(by: .seconds(900)))
+        h.advance(.seconds(899))
         #expect(h.writeCount == 0)
+        h.advance(.seconds(1))
+        #expect(h.recorder.writes == [[0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x00]])
+        #expect(h.consumer.health.probes == 1)
+
+        let off = Harness { $0.liveness = nil }
+        #expect(off.consumer.nextDeadline == nil)
+        off.advance(.seconds(24 * 3600))
+        #expect(off.writeCount == 0)
     }
 
     @Test("liveness probe: UID 0xFFFFFFFF after a quiet period; 0xA2 means alive")

@@ -41,7 +41,7 @@ struct FetchRetryTests {
         #expect(h.consumer.statistics.timeouts == 3)
         h.advance(.seconds(60))
         #expect(h.requestedUIDs == [1, 1, 1], "bounded: no third retry")
-        #expect(h.consumer.nextDeadline == nil)
+        #expect(h.onlyLivenessTimed)
         #expect(h.consumer.notification(NotificationUID(1))?.isFetchPending == false)
     }
 
@@ -55,7 +55,7 @@ struct FetchRetryTests {
         h.advance(.seconds(1))
         h.answer()
         #expect(h.consumer.notification(NotificationUID(1))?.title == "one")
-        #expect(h.consumer.nextDeadline == nil)
+        #expect(h.onlyLivenessTimed)
     }
 
     @Test("a failed write (ATT error, malformed answer) is retried; 0xA2 (UID gone) is not")
@@ -100,7 +100,7 @@ struct FetchRetryTests {
         h.ns(.removed, 1)
         h.advance(.seconds(10))
         #expect(h.requestedUIDs == [1])
-        #expect(h.consumer.nextDeadline == nil)
+        #expect(h.onlyLivenessTimed)
     }
 
     @Test("opening an entry whose fetch was given up fetches everything it lacks")
@@ -135,7 +135,7 @@ struct FetchRetryTests {
         h.answer()
         #expect(h.consumer.notification(NotificationUID(1))?.title == "one")
         #expect(h.consumer.notification(NotificationUID(1))?.message == "hello")
-        #expect(h.consumer.nextDeadline == nil, "no retry left waiting")
+        #expect(h.onlyLivenessTimed, "no retry left waiting")
     }
 
     @Test("opening an entry asks again for an app name whose lookup failed")
@@ -175,6 +175,6 @@ struct FetchRetryTests {
         h.consumer.sessionEnded(.unsubscribed, now: h.now)
         h.ack()  // the write outcome is still awaited after an unsubscribe
         h.consumer.sessionStarted(now: h.now)
-        #expect(h.consumer.nextDeadline == nil)
+        #expect(h.onlyLivenessTimed)
     }
 }
