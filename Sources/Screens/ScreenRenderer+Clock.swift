@@ -38,7 +38,7 @@ extension ScreenRenderer {
             DateText.appendMonth(t.month, to: scratch)
             line(fb, scratch.bytes, fonts.body, x: 0, baseline: inkY + inkHeight + 14, maxWidth: width, alignment: .center)
         }
-        drawLinkGlyph(status.link, rightEdge: 11, top: height - 10, into: fb)
+        drawLinkGlyph(status.link, rightEdge: 11, top: height - 10, healthMarkOnRight: true, into: fb)
         drawUnread(status.unread, rightEdge: width - 2, baseline: height - 2, into: fb)
     }
 

@@ -63,9 +63,15 @@ extension ScreenRenderer {
 
     /// One row. 128x64: icon, app name and age on the first line, the title
     /// (Latin or CJK) on the second. 128x32: icon, title and age on one line.
+    /// A notification kept from the previous session has a small clock
+    /// after its icon.
     func drawListRow(_ n: ANCSNotification, y: Int, width rowWidth: Int, status: StatusInfo, into fb: Framebuffer) {
         let ic = CategoryIcons.icon(for: n.category)
-        let textX = ic.width + 3
+        let previous = n.isFromPreviousSession
+        let textX = ic.width + 3 + (previous ? StatusIcons.previousSession.width + 2 : 0)
+        if previous {
+            icon(fb, StatusIcons.previousSession, x: ic.width + 3, y: y + (isCompact ? 5 : 2))
+        }
         scratch.clear()
         if let now = status.time, let date = n.date {
             DateText.appendAge(seconds: DateText.age(of: date, at: now), to: scratch)

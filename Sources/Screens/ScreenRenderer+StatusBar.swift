@@ -25,9 +25,15 @@ extension ScreenRenderer {
 
     /// The Bluetooth rune with what qualifies it (waves: advertising; a
     /// padlock: encrypted; a cross: off; nothing: connected), right-aligned
-    /// at `rightEdge`, 9 rows from `top`. Returns its left edge.
+    /// at `rightEdge`, 9 rows from `top`, and while connected the ANCS
+    /// health mark when health is not ok ('?' unknown, '!' failing): left of
+    /// the rune, or right of the glyph with `healthMarkOnRight`. Returns the
+    /// left edge of what it drew.
     @discardableResult
-    func drawLinkGlyph(_ link: LinkIndicator, rightEdge: Int, top: Int, into fb: Framebuffer) -> Int {
+    func drawLinkGlyph(_ link: LinkIndicator, rightEdge: Int, top: Int, healthMarkOnRight: Bool = false,
+                       into fb: Framebuffer) -> Int {
+        let health = healthMark(link)
+        if let health, healthMarkOnRight { icon(fb, health, x: rightEdge + 3, y: top) }
         let rune = StatusIcons.bluetooth
         let mark: Bitmap?
         switch link {
@@ -44,7 +50,21 @@ extension ScreenRenderer {
         }
         x -= rune.width
         icon(fb, rune, x: x, y: top)
+        if let health, !healthMarkOnRight {
+            x -= health.width + 2
+            icon(fb, health, x: x, y: top)
+        }
         return x
+    }
+
+    /// The health mark to show beside a connected link, if any.
+    func healthMark(_ link: LinkIndicator) -> Bitmap? {
+        guard link == .connected || link == .encrypted else { return nil }
+        switch ancsHealth {
+        case .unknown: return StatusIcons.healthUnknown
+        case .failing: return StatusIcons.healthFailing
+        case .ok: return nil
+        }
     }
 
     /// An envelope and the unread count ("99+" above 99), right-aligned at

@@ -41,6 +41,8 @@ public final class ScreenRenderer {
     /// Drawing offset of the current frame (pixel shift against burn-in).
     var ox = 0
     var oy = 0
+    /// The ANCS health of the frame's notifications (the status bar's mark).
+    var ancsHealth = ANCSHealth.State.ok
 
     /// The large font's digits: their highest ink row is `digitInkTop`
     /// above the baseline, their lowest `digitInkBottom` (see `GlyphInk`).
@@ -89,6 +91,8 @@ public final class ScreenRenderer {
     /// Draws the whole screen. `shift` moves all content by a few pixels
     /// (against OLED burn-in); content pushed past an edge is cut.
     /// `callNotice` is shown on the call screen (the phone refused an answer).
+    /// Beside a connected link the Bluetooth glyph carries the health mark
+    /// of `notifications` (`ANCSHealth`: '?' unknown, '!' failing).
     public func render(_ screen: Screen, status: StatusInfo, notifications: NotificationConsumer,
                        into fb: Framebuffer, shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil) {
         precondition(fb.width == width && fb.height == height,
@@ -97,6 +101,7 @@ public final class ScreenRenderer {
         fb.clear()
         ox = shift.x
         oy = shift.y
+        ancsHealth = notifications.health.state
         defer {
             ox = 0
             oy = 0

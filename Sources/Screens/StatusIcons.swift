@@ -66,4 +66,43 @@ enum StatusIcons {
         "#######",
         ".......",
     ])
+
+    /// Beside the Bluetooth state: ANCS health unknown (connected, no
+    /// subscription confirmed yet).
+    static let healthUnknown = Bitmap(rows: [
+        ".###.",
+        "#...#",
+        "....#",
+        "...#.",
+        "..#..",
+        "..#..",
+        ".....",
+        "..#..",
+        ".....",
+    ])
+
+    /// Beside the Bluetooth state: ANCS health failing (a check failed, the
+    /// watch is re-subscribing or reconnecting).
+    static let healthFailing = Bitmap(rows: [
+        "##",
+        "##",
+        "##",
+        "##",
+        "##",
+        "..",
+        "##",
+        "##",
+        "..",
+    ])
+
+    /// Before a list row's text: kept from the previous session (a small clock).
+    static let previousSession = Bitmap(rows: [
+        "..###..",
+        ".#...#.",
+        "#..#..#",
+        "#..##.#",
+        "#.....#",
+        ".#...#.",
+        "..###..",
+    ])
 }
