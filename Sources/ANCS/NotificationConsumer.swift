@@ -395,12 +395,15 @@ public final class NotificationConsumer {
             emit(.resubscribeRecommended(.controlPointStuck))
         }
         if let l = configuration.liveness, isSessionActive {
+            var silent = false
             if let silence = l.resubscribeAfterSilence, now >= lastNotificationSource.advanced(by: silence) {
                 lastNotificationSource = now
+                silent = true
                 health.record(.silent, .failing)
                 emit(.resubscribeRecommended(.notificationSourceSilent))
             }
-            if isIdle, now >= lastTraffic.advanced(by: l.probeAfterQuiet) {
+            // No probe in the pass that recommends re-subscribing: that supersedes it.
+            if !silent, isSessionActive, isIdle, now >= lastTraffic.advanced(by: l.probeAfterQuiet) {
                 probeRequested = true
             }
         }

@@ -99,5 +99,8 @@ public struct InputTiming: Equatable, Sendable {
 public struct BluetoothSettings: Equatable, Sendable {
     public var hciIndex: Int
     public var name: String
+    /// The phone gone this long after the link was established: a short
+    /// vibration and a notice (nil: never). `disconnectAlertSeconds`, default 10.
+    public var disconnectAlert: Duration? = .seconds(10)
     public static let defaults = BluetoothSettings(hciIndex: 0, name: "WristCore")
 }

@@ -333,7 +333,7 @@ struct BoardValidator {
     }
 
     mutating func bluetooth(_ v: ConfigJSON) -> BluetoothSettings {
-        guard let m = members(v, "bluetooth", allowed: ["hci", "name"]) else { return .defaults }
+        guard let m = members(v, "bluetooth", allowed: ["hci", "name", "disconnectAlertSeconds"]) else { return .defaults }
         let hci = int(m, "hci", "bluetooth.hci", range: 0...63, required: nil, default: 0, allowedText: "an HCI index 0-63 (hci0 is 0)")!
         var name = string(m, "name", "bluetooth.name", required: nil) ?? BluetoothSettings.defaults.name
         let bytes = name.utf8.count
@@ -341,7 +341,8 @@ struct BoardValidator {
             problem(m["name"]!.0.line, "bluetooth.name", "\"\(name)\" is \(bytes) bytes of UTF-8; allowed: 1-29 bytes (it must fit in an advertisement)")
             name = BluetoothSettings.defaults.name
         }
-        return BluetoothSettings(hciIndex: hci, name: name)
+        let alert = int(m, "disconnectAlertSeconds", "bluetooth.disconnectAlertSeconds", range: 0...3600, required: nil, default: 10, allowedText: "0 (no alert) to 3600 seconds")!
+        return BluetoothSettings(hciIndex: hci, name: name, disconnectAlert: alert == 0 ? nil : .seconds(alert))
     }
 
     mutating func checkLinesAreDistinct(buttons: [ButtonWiring], motor: MotorWiring?, m: [String: (ConfigJSON, Int)]) {

@@ -131,6 +131,7 @@ public final class WatchDaemon {
         do {
             let watch = try makeWatch(loop: loop, motor: motor, devices: devices)
             self.watch = watch
+            watch.model.disconnectAlertDelay = board.bluetooth.disconnectAlert
             buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
             if let path = try Self.endpointPath(options.harnessEndpoint, flag: "--harness") {
                 harness = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: harnessHooks(watch))
@@ -357,5 +358,33 @@ extension WatchDaemon {
             let timer = loop.makeTimer { [weak notifier] in try? notifier?.watchdog() }
             loop.arm(timer, after: interval, repeating: interval)
         }
+        startHealthStatus(notifier, loop: loop)
+    }
+
+    /// STATUS= says how the phone link and ANCS are doing (`systemctl status
+    /// wristcore`), refreshed with the watchdog's period (WatchdogSec/2) or
+    /// once a minute, sent only when the text changed.
+    private func startHealthStatus(_ notifier: SystemdNotifier, loop: EpollLoop) {
+        var last = ""
+        let timer = loop.makeTimer { [weak self, weak notifier] in
+            guard let self, let notifier, let watch = self.watch else { return }
+            let text = Self.healthStatus(watch)
+            guard text != last else { return }
+            last = text
+            try? notifier.status(text)
+        }
+        let interval = SystemdNotifier.watchdogPingInterval() ?? .seconds(60)
+        loop.arm(timer, after: .zero, repeating: interval)
+    }
+
+    /// "phone connected, ANCS ok: last notification event 4 min ago, 12
+    /// probes, 0 re-subscriptions (last: probe answered)".
+    static func healthStatus(_ watch: WatchController) -> String {
+        let h = watch.notifications.health
+        let age = h.notificationSourceAge(at: watch.now).map { "\($0.components.seconds / 60) min ago" } ?? "none yet"
+        let phone = watch.session == nil ? "waiting for the phone" : "phone connected"
+        let state = watch.session == nil ? "" : ", ANCS \(h.state.rawValue)"
+        return "\(phone)\(state): last notification event \(age), \(h.probes) probes (\(h.probesUnanswered) unanswered), "
+            + "\(h.resubscribes) re-subscriptions (\(h.resubscribeFailures) failed), last check: \(h.lastResult.rawValue)"
     }
 }

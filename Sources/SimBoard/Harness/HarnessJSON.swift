@@ -1,5 +1,6 @@
 import ANCS
 import Decode
+import HAL
 import Screens
 import Watch
 
@@ -74,6 +75,29 @@ public enum HarnessJSON {
             ("notifications", "\(watch.notifications.notificationCount)"),
             ("ringing", watch.ringingCall.map { "\($0.rawValue)" } ?? "null"),
             ("motor", string(watch.motor?.isMotorOn == true ? "on" : "off")),
+            ("ancs", ancs(watch.notifications.health, now: watch.now)),
+        ]
+        return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// ANCS health (docs/harness.md): state, seconds since the last
+    /// Notification Source event (null: none yet), probes, re-subscriptions,
+    /// the last check's result.
+    static func ancs(_ h: ANCSHealth, now: MonotonicInstant) -> String {
+        let age = h.notificationSourceAge(at: now).map { d -> String in
+            let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+            return "\(ms / 1000).\(String(ms % 1000 + 1000).dropFirst())"
+        } ?? "null"
+        let fields: [(String, String)] = [
+            ("state", string(h.state.rawValue)),
+            ("lastNotificationSourceAge", age),
+            ("probes", "\(h.probes)"),
+            ("probesAnswered", "\(h.probesAnswered)"),
+            ("probesUnanswered", "\(h.probesUnanswered)"),
+            ("resubscribes", "\(h.resubscribes)"),
+            ("resubscribeFailures", "\(h.resubscribeFailures)"),
+            ("stuckRequestsCleared", "\(h.stuckRequestsCleared)"),
+            ("lastResult", string(h.lastResult.rawValue)),
         ]
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }

@@ -25,6 +25,13 @@ public enum PhoneEvent: Equatable, Sendable {
     case pair
     /// The phone drops the link.
     case disconnect
+    /// ANCS stops sending Notification Source events (the subscription
+    /// stays) until the watch re-subscribes.
+    case goSilent
+    /// Control Point writes get no ATT response at all.
+    case stopAnsweringControlPoint
+    /// Control Point writes are answered again.
+    case answerControlPoint
 }
 
 /// Errors in a phone script text.
@@ -47,6 +54,9 @@ public struct PhoneScriptError: Error, Equatable, CustomStringConvertible {
 ///     time 2024-05-01T12:30:00
 ///     pair
 ///     disconnect
+///     go-silent                     # no Notification Source events until re-subscribed
+///     stop-answering-control-point  # no ATT response to Control Point writes
+///     answer-control-point
 ///
 /// `add` keys: uid (required), category (other, incomingCall, missedCall,
 /// voicemail, social, schedule, email, news, healthAndFitness,
@@ -193,6 +203,12 @@ public enum PhoneScript {
             return .pair
         case "disconnect":
             return .disconnect
+        case "go-silent":
+            return .goSilent
+        case "stop-answering-control-point":
+            return .stopAnsweringControlPoint
+        case "answer-control-point":
+            return .answerControlPoint
         default:
             throw Problem(message: "unknown event \(verb)")
         }

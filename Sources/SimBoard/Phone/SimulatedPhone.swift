@@ -17,6 +17,11 @@ import PhoneServices
 /// MTU, performs actions (a positive action on a call answers it, which
 /// removes it), can refuse ANCS until the link is encrypted, and plays a
 /// script of events (`PhoneEvent`, or its text form `PhoneScript`).
+///
+/// For the watch's ANCS health checks it can fail like iPhones do: go
+/// silent (no Notification Source events while the subscription stays,
+/// until the watch re-subscribes) and stop answering the Control Point (no
+/// ATT response at all, so the watch's request times out).
 public final class SimulatedPhone {
     public struct Configuration {
         public var deviceName = "Simulated iPhone"
@@ -59,6 +64,18 @@ public final class SimulatedPhone {
     private var script: [PhoneEvent] = []
     private var scriptIndex = 0
     private var ancsSession = false
+    private let gate: ControlPointResponseGate
+    /// Notification Source events are not sent (`goSilent`).
+    public private(set) var isSilent = false
+    /// A re-subscription does not end the silence (a phone that stays broken).
+    public var silenceSurvivesResubscribe = false
+    /// Control Point writes are answered (see `stopAnsweringControlPoint`).
+    public private(set) var answersControlPoint = true
+    /// Notification Source events held back by the silence.
+    public private(set) var eventsWithheld = 0
+    /// Times the watch re-subscribed to Notification Source (off, then on).
+    public private(set) var resubscriptions = 0
+    private var ancsEverSubscribed = false
 
     public init(channel: PacketChannel, loop: EventLoop, security: LinkSecurityControl? = nil, configuration: Configuration = Configuration()) {
         var bearerConfig = ATTBearer.Configuration()
@@ -71,7 +88,8 @@ public final class SimulatedPhone {
         self.security = security
         self.configuration = configuration
         self.time = configuration.time
-        bearer = ATTBearer(channel: channel, loop: loop, security: security, configuration: bearerConfig)
+        gate = ControlPointResponseGate(channel)
+        bearer = ATTBearer(channel: gate, loop: loop, security: security, configuration: bearerConfig)
         server = GATTServer(security: security)
         handles = IPhoneDatabase.Handles()
         for n in configuration.preexisting { provider.add(n) }
@@ -171,7 +189,30 @@ public final class SimulatedPhone {
         case .disconnect:
             record("disconnect")
             bearer.close()
+        case .goSilent:
+            goSilent()
+        case .stopAnsweringControlPoint:
+            stopAnsweringControlPoint()
+        case .answerControlPoint:
+            answersControlPoint = true
+            record("control point answers again")
         }
+    }
+
+    /// The phone's ANCS keeps its subscription but sends no Notification
+    /// Source event any more (notifications still come and go on the phone).
+    /// The watch's re-subscription (CCCD off, then on) ends it, unless
+    /// `silenceSurvivesResubscribe`.
+    public func goSilent() {
+        isSilent = true
+        record("ancs silent")
+    }
+
+    /// Control Point writes get no ATT response from now on (until
+    /// `.answerControlPoint`): the watch's request times out.
+    public func stopAnsweringControlPoint() {
+        answersControlPoint = false
+        record("control point stops answering")
     }
 
     // MARK: - ANCS provider
@@ -199,7 +240,13 @@ public final class SimulatedPhone {
         if valueHandle == handles.notificationSource {
             if value & 1 != 0 && !ancsSession {
                 ancsSession = true
+                if ancsEverSubscribed { resubscriptions += 1 }
+                ancsEverSubscribed = true
                 record("ancs session started")
+                if isSilent && !silenceSurvivesResubscribe {
+                    isSilent = false
+                    record("ancs silence ended by the re-subscription")
+                }
                 // After the Write Response: announce what already exists.
                 loop.deferWork { [weak self] in
                     guard let self else { return }
@@ -222,6 +269,10 @@ public final class SimulatedPhone {
 
     private func sendNotificationSource(event: UInt8, _ n: SimulatedNotification, extraFlags: SimulatedNotification.Flags = []) {
         guard ancsSession, handles.notificationSource != 0 else { return }
+        if isSilent {
+            eventsWithheld += 1
+            return
+        }
         let bytes = provider.notificationSource(event: event, n, extraFlags: extraFlags)
         _ = bytes.withUnsafeBytes { server.notify(valueHandle: handles.notificationSource, value: $0) }
     }
@@ -235,6 +286,11 @@ public final class SimulatedPhone {
     }
 
     private func controlPointWritten(_ bytes: [UInt8]) -> ATTErrorCode? {
+        guard answersControlPoint else {
+            record("control point \(Self.describe(bytes)) -> no answer")
+            gate.swallowNextResponse()
+            return nil
+        }
         let result = provider.handle(command: bytes)
         switch result {
         case .error(let code):
