@@ -15,9 +15,12 @@ enum Effect: Equatable, CustomStringConvertible {
     case shown(UInt32)
     case pairing(PairingAnswer)
     case power(DisplayPowerState)
+    /// A watch alert played (the disconnect alert).
+    case alert(String)
 
     var description: String {
         switch self {
+        case .alert(let p): "alert \(p)"
         case .play(let p): "play \(p)"
         case .stopMotor: "stop motor"
         case .perform(let a, let uid): "perform \(a) on \(uid)"
@@ -34,10 +37,22 @@ final class EffectRecorder: WatchModelSink {
     var renders = 0
     /// What `watchPerformAction` answers (false: the phone link refused it).
     var actionsAccepted = true
+    /// Quiet hours: `watchPlayAlert` plays nothing and says false.
+    var quietHours = false
+    /// Alerts kept still by quiet hours.
+    var alertsSuppressed = 0
 
     func watchRenderRequested() { renders += 1 }
     func watchPlay(_ pattern: VibrationPattern) { effects.append(.play(pattern.name)) }
     func watchStopMotor() { effects.append(.stopMotor) }
+    func watchPlayAlert(_ pattern: VibrationPattern) -> Bool {
+        guard !quietHours else {
+            alertsSuppressed += 1
+            return false
+        }
+        effects.append(.alert(pattern.name))
+        return true
+    }
     func watchPerformAction(_ action: ActionID, on uid: NotificationUID) -> Bool {
         effects.append(.perform(action, uid.rawValue))
         return actionsAccepted
