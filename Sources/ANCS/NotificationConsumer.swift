@@ -98,6 +98,10 @@ public final class NotificationConsumer {
     public private(set) var isSessionActive = false
     /// The liveness checks' findings (see `ANCSHealth`).
     public internal(set) var health = ANCSHealth()
+    /// The liveness checks in force: `configuration.liveness` until changed
+    /// (a bench or test shortens them on a running watch). Through
+    /// PhoneSession, use its `liveness`, which also re-arms the timer.
+    public var liveness: LivenessPolicy?
 
     let store: NotificationStore
     let apps: AppNameCache
@@ -133,6 +137,7 @@ public final class NotificationConsumer {
         precondition(configuration.fetchRetryDelays.count <= 8, "at most 8 fetch retries")
         self.configuration = configuration
         self.sink = sink
+        liveness = configuration.liveness
         let c = configuration
         var fields = InlineArray<7, Int>(repeating: 0)
         fields[NotificationTextField.appIdentifier.rawValue] = Int(c.appIdentifierMaxLength)
@@ -339,7 +344,7 @@ public final class NotificationConsumer {
             d = earliest(d, reconcileDeadline)
             if let settle = reconcileSettleAt { d = earliest(d, settle) }
         }
-        if let l = configuration.liveness {
+        if let l = liveness {
             if let silence = l.resubscribeAfterSilence {
                 d = earliest(d, lastNotificationSource.advanced(by: silence))
             }
@@ -394,7 +399,7 @@ public final class NotificationConsumer {
             }
             emit(.resubscribeRecommended(.controlPointStuck))
         }
-        if let l = configuration.liveness, isSessionActive {
+        if let l = liveness, isSessionActive {
             var silent = false
             if let silence = l.resubscribeAfterSilence, now >= lastNotificationSource.advanced(by: silence) {
                 lastNotificationSource = now

@@ -176,6 +176,16 @@ public final class PhoneSession: ANCSConsumerSink {
     /// Disconnects.
     public func close() { bearer.close() }
 
+    /// The consumer's liveness checks (probe after quiet, re-subscribe after
+    /// silence); on by default. Changing them re-arms the timer.
+    public var liveness: LivenessPolicy? {
+        get { consumer.liveness }
+        set {
+            consumer.liveness = newValue
+            rearm()
+        }
+    }
+
     // MARK: - UI entry points (forwarded to the consumer, with the timer kept right)
 
     /// Performs the positive or negative action on a notification.
