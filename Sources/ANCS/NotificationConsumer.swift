@@ -403,6 +403,7 @@ public final class NotificationConsumer {
             var silent = false
             if let silence = l.resubscribeAfterSilence, now >= lastNotificationSource.advanced(by: silence) {
                 lastNotificationSource = now
+                lastTraffic = now  // the re-subscription supersedes a probe now
                 silent = true
                 health.record(.silent, .failing)
                 emit(.resubscribeRecommended(.notificationSourceSilent))
