@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "SimBoard",
             dependencies: [
-                "Watch", "BoardConfig", "PhoneServices", "Decode", "GATT", "ATTCodec", "ANCS", "Screens", "Display", "Graphics",
+                "Watch", "BoardConfig", "PhoneServices", "Decode", "GATT", "ATTCodec", "ANCS", "Screens", "Graphics",
                 "Loop", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -110,7 +110,7 @@ let package = Package(
         .target(
             name: "WristCore",
             dependencies: [
-                "SimBoard", "Watch", "BoardConfig", "Peripheral", "PhoneServices", "Decode", "GATT", "ANCS", "Screens",
+                "SimBoard", "Watch", "BoardConfig", "Peripheral", "PhoneServices", "GATT", "ANCS", "Screens",
                 "Display", "Graphics", "Input", "Haptics", "Loop", "LinuxLoop", "HAL", "LinuxHAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -157,7 +157,7 @@ let package = Package(
                 "LinuxLoop", "LinuxHAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "Haptics", "HAL"]),
+        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "HAL"]),
         .testTarget(
             name: "WatchTests",
             dependencies: [
@@ -168,8 +168,8 @@ let package = Package(
         .testTarget(
             name: "WristCoreTests",
             dependencies: [
-                "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Screens",
-                "Graphics", "Input", "Haptics", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
+                "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ANCS", "Screens",
+                "Graphics", "Haptics", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["EndToEnd/Golden"]),

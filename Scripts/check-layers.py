@@ -5,7 +5,8 @@ Prints every module's dependency closure (from `swift package describe --type
 json`) and fails when:
   - a module outside the platform set (LinuxHAL, LinuxLoop, the WristCore
     composition root, the CLIs, tests) reaches LinuxHAL, LinuxLoop or a C module;
-  - a source file imports a package module its target does not declare;
+  - a source file imports a package module its target does not declare, or a
+    target declares a package module none of its files imports;
   - a file outside the platform set names the concrete loop (EpollLoop) or calls
     a descriptor system call;
   - anything under Fuzz/ is a symbolic link;
@@ -60,10 +61,12 @@ def main():
         if t.get("module_type") != "SwiftTarget":
             continue
         allowed = deps[n] | {n}
+        imported = set()
         for src in t.get("sources", []):
             path = os.path.join(t["path"], src)
             text = open(path, encoding="utf-8").read()
             for m in re.findall(r"^(?:@testable )?import (\w+)", text, re.M):
+                imported.add(m)
                 if m in package_modules and m not in allowed:
                     problems.append(f"{path}: imports {m}, which target {n} does not declare")
             if n in PLATFORM or t["type"] == "test":
@@ -77,6 +80,10 @@ def main():
                 m = SYSCALL.search(line)
                 if m and "Glibc." in line or (m and re.search(r"^\s*(let|var|_|if|guard|return|while)?.*(?<![.\w])" + re.escape(m.group(1)) + r"\(\s*(fd|raw|socket|descriptor|\d)", line)):
                     problems.append(f"{path}:{line_no}: descriptor call {m.group(1)}() outside LinuxHAL")
+        # C modules are reached through LinuxHAL's imports; only Swift ones are checked.
+        for d in sorted(deps[n] - imported):
+            if d in package_modules and targets[d].get("module_type") == "SwiftTarget":
+                problems.append(f"{t['path']}: target {n} declares {d} but no file imports it")
     for dirpath, dirnames, filenames in os.walk("Fuzz"):
         for f in dirnames + filenames:
             p = os.path.join(dirpath, f)
