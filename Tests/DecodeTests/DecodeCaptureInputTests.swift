@@ -88,6 +88,9 @@ struct DecodeCaptureInputTests {
     func escaping() throws {
         #expect(QuotedText.escaped("watch\u{1b}[31m.btsnoop\n\0\t\u{9b}x\"") == #"watch\u{1b}[31m.btsnoop\n\u{0}\t\u{9b}x""#)
         #expect(QuotedText.show(Array("a\u{7f}\"".utf8)) == #""a\u{7f}\"""#)
+        var json = ""
+        DecodeValue.string("a\u{1b}\u{85}\u{9f}\u{a0}").writeJSON(to: &json)
+        #expect(json == #""a\u001b\u0085\u009f\#u{a0}""#)
         do {
             _ = try HexBytes.parse("00 \u{1b}[2J")
             Issue.record("no error")
