@@ -8,7 +8,12 @@ public struct BoardProblem: Equatable, Sendable, CustomStringConvertible {
     public var line: Int
     public var field: String
     public var message: String
-    public var description: String { "\(file):\(line): \(field): \(message)" }
+    /// One line: values in the message are quoted and escaped where they are
+    /// echoed; any control character left (the file name, a field path) is
+    /// escaped here, so no problem can cut or split the report.
+    public var description: String {
+        BoardText.controlsEscaped("\(file):\(line): \(field): \(message)")
+    }
 }
 
 /// Every problem found in a board file (never just the first).
@@ -86,7 +91,8 @@ struct BoardValidator {
         }
         var result: [String: (ConfigJSON, Int)] = [:]
         for m in list {
-            let path = field.isEmpty ? m.key : "\(field).\(m.key)"
+            let key = BoardText.escaped(m.key)
+            let path = field.isEmpty ? key : "\(field).\(key)"
             if !allowed.contains(m.key) {
                 problem(m.line, path, "unknown field; allowed: \(allowed.joined(separator: ", "))")
             } else if result[m.key] != nil {
@@ -130,7 +136,7 @@ struct BoardValidator {
         case .string(let s, _) where hexAllowed:
             let lower = s.lowercased()
             if lower.hasPrefix("0x"), let h = Int(lower.dropFirst(2), radix: 16) { n = h } else if let dec = Int(s) { n = dec } else {
-                problem(v.line, path, "\"\(s)\" is not a number; allowed: \(allowed) (decimal, or hex as \"0x3C\")"); return d
+                problem(v.line, path, "\(BoardText.quoted(s)) is not a number; allowed: \(allowed) (decimal, or hex as \"0x3C\")"); return d
             }
         default:
             problem(v.line, path, "expected \(hexAllowed ? "a number or a \"0x..\" string" : "a number"), found \(v.kindName); allowed: \(allowed)")
@@ -152,14 +158,14 @@ struct BoardValidator {
             return d
         }
         guard case .string(let s, _) = v else { problem(v.line, path, "expected a string, found \(v.kindName); allowed: \(allowed)"); return d }
-        guard let e = E(rawValue: s) else { problem(v.line, path, "\"\(s)\" is not a supported \(what); allowed: \(allowed)"); return d }
+        guard let e = E(rawValue: s) else { problem(v.line, path, "\(BoardText.quoted(s)) is not a supported \(what); allowed: \(allowed)"); return d }
         return e
     }
 
     static func show(_ v: ConfigJSON) -> String {
         switch v {
         case .number(_, let t, _): t
-        case .string(let s, _): "\"\(s)\""
+        case .string(let s, _): BoardText.quoted(s)
         default: v.kindName
         }
     }
@@ -270,7 +276,7 @@ struct BoardValidator {
         var quiet: (Int, Int)?
         if let text = string(m, "quietHours", "motor.quietHours", required: nil) {
             quiet = Self.quietHours(text)
-            if quiet == nil { problem(m["quietHours"]!.0.line, "motor.quietHours", "\"\(text)\" is not a time range; allowed: \"HH:MM-HH:MM\", e.g. \"22:00-07:00\"") }
+            if quiet == nil { problem(m["quietHours"]!.0.line, "motor.quietHours", "\(BoardText.quoted(text)) is not a time range; allowed: \"HH:MM-HH:MM\", e.g. \"22:00-07:00\"") }
         }
         let policy = m["vibrate"].map { vibrate($0.0) } ?? .standard
         guard let chip, let line else { return nil }
@@ -338,22 +344,32 @@ struct BoardValidator {
         var name = string(m, "name", "bluetooth.name", required: nil) ?? BluetoothSettings.defaults.name
         let bytes = name.utf8.count
         if bytes == 0 || bytes > 29 {
-            problem(m["name"]!.0.line, "bluetooth.name", "\"\(name)\" is \(bytes) bytes of UTF-8; allowed: 1-29 bytes (it must fit in an advertisement)")
+            problem(m["name"]!.0.line, "bluetooth.name", "\(BoardText.quoted(name)) is \(bytes) bytes of UTF-8; allowed: 1-29 bytes (it must fit in an advertisement)")
             name = BluetoothSettings.defaults.name
         }
         return BluetoothSettings(hciIndex: hci, name: name)
     }
 
     mutating func checkLinesAreDistinct(buttons: [ButtonWiring], motor: MotorWiring?, m: [String: (ConfigJSON, Int)]) {
-        var used: [String: String] = [:]
-        var users = buttons.map { ("buttons[\($0.role.rawValue)]", "\($0.chip)/\($0.line)") }
-        if let motor { users.append(("motor", "\(motor.chip)/\(motor.line)")) }
-        for (who, key) in users {
-            if let first = used[key] {
+        struct Use: Hashable {
+            var chip: String
+            var line: String
+        }
+        func shown(_ l: LineSelector) -> String {
+            switch l {
+            case .offset(let o): "\(o)"
+            case .name(let n): BoardText.quoted(n)
+            }
+        }
+        var used: [Use: String] = [:]
+        var users = buttons.map { ("buttons[\($0.role.rawValue)]", Use(chip: $0.chip, line: shown($0.line))) }
+        if let motor { users.append(("motor", Use(chip: motor.chip, line: shown(motor.line)))) }
+        for (who, use) in users {
+            if let first = used[use] {
                 let line = (who == "motor" ? m["motor"] : m["buttons"])?.0.line ?? 1
-                problem(line, who == "motor" ? "motor.line" : who, "chip \(key.split(separator: "/").first ?? "") line \(key.split(separator: "/").dropFirst().joined()) is already used by \(first); every button and the motor need their own line")
+                problem(line, who == "motor" ? "motor.line" : who, "chip \(BoardText.quoted(use.chip)) line \(use.line) is already used by \(first); every button and the motor need their own line")
             } else {
-                used[key] = who
+                used[use] = who
             }
         }
     }
