@@ -10,6 +10,8 @@ json`) and fails when:
   - a file outside the platform set names the concrete loop (EpollLoop) or calls
     a descriptor system call;
   - anything under Fuzz/ is a symbolic link;
+  - a module other than the font tools imports Foundation (the daemon links
+    no Foundation: docs/performance.md, "Footprint");
   - a branch on the board being simulated stands outside the board-devices
     implementations and the one place that chooses them.
 Run from the package root: `python3 Scripts/check-layers.py` (make test runs it).
@@ -18,6 +20,7 @@ Run from the package root: `python3 Scripts/check-layers.py` (make test runs it)
 import json, os, re, subprocess, sys
 
 PLATFORM = {"LinuxHAL", "LinuxLoop", "WristCore", "WristCoreCLI", "wristcore-vm-phone", "wristcore-fonts"}
+FOUNDATION_ALLOWED = {"wristcore-fonts", "FontCompiler"}
 C_MODULES = {"CLinux", "CGPIOD", "CI2C", "CBluetooth"}
 FORBIDDEN = C_MODULES | {"LinuxHAL", "LinuxLoop"}
 # Modules that must stay pure (the list, plus the rest of the library layers).
@@ -69,6 +72,8 @@ def main():
                 imported.add(m)
                 if m in package_modules and m not in allowed:
                     problems.append(f"{path}: imports {m}, which target {n} does not declare")
+            if t["type"] != "test" and n not in FOUNDATION_ALLOWED and re.search(r"^import Foundation", text, re.M):
+                problems.append(f"{path}: imports Foundation (the daemon links none; use the stdlib and LinuxHAL)")
             if n in PLATFORM or t["type"] == "test":
                 continue
             code = re.sub(r"//.*", "", text)

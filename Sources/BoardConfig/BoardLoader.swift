@@ -1,5 +1,5 @@
 import ANCS
-import Foundation
+import HAL
 import Haptics
 
 /// One problem with a board file: `file:line: field: message`.
@@ -27,25 +27,50 @@ public enum BoardLoader {
     /// The name that selects the simulated board.
     public static let simulatedBoardName = "sim"
 
+    /// Reads a whole file: its bytes, nil when there is no such file; throws
+    /// when it exists but cannot be read. BoardConfig reads no files itself:
+    /// the composition root passes LinuxHAL's `FileBytes.readIfPresent`
+    /// (WristCore's `BoardLoader.load(path:)` / `load(argument:)` do).
+    public typealias ReadFile = (_ path: String) throws(HALError) -> [UInt8]?
+
+    /// Where `--board sim` looks first, relative to the working directory.
+    public static let simulatedBoardFile = "Boards/sim.json"
+
     /// Loads `--board` ARG: a path, or `sim` (Boards/sim.json when it exists
     /// next to the working directory, else the built-in simulated board).
-    public static func load(argument: String) throws(BoardError) -> Board {
+    public static func load(argument: String, readFile: ReadFile) throws(BoardError) -> Board {
         if argument == simulatedBoardName {
-            if FileManager.default.fileExists(atPath: "Boards/sim.json") { return try load(path: "Boards/sim.json") }
-            return builtInSimulated
+            let bytes: [UInt8]?
+            do { bytes = try readFile(simulatedBoardFile) } catch { throw unreadable(simulatedBoardFile, error) }
+            guard let bytes else { return builtInSimulated }
+            return try parse(bytes, file: simulatedBoardFile)
         }
-        return try load(path: argument)
+        return try load(path: argument, readFile: readFile)
     }
 
-    public static func load(path: String) throws(BoardError) -> Board {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let why = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "no such file"
-            throw BoardError(problems: [BoardProblem(file: path, line: 0, field: "board", message: "\(why); shipped boards are in Boards/ (try --board Boards/rpi-zero2w.json or --board sim)")])
+    public static func load(path: String, readFile: ReadFile) throws(BoardError) -> Board {
+        let bytes: [UInt8]?
+        do { bytes = try readFile(path) } catch { throw unreadable(path, error) }
+        guard let bytes else {
+            throw BoardError(problems: [BoardProblem(file: path, line: 0, field: "board", message: "no such file; \(shippedBoardsHint)")])
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw BoardError(problems: [BoardProblem(file: path, line: 0, field: "board", message: "not UTF-8 text")])
+        return try parse(bytes, file: path)
+    }
+
+    /// Parses a board file's bytes (UTF-8 JSON with comments, a leading
+    /// byte-order mark skipped); `file` names it in problems.
+    public static func parse(_ bytes: [UInt8], file: String) throws(BoardError) -> Board {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw BoardError(problems: [BoardProblem(file: file, line: 0, field: "board", message: "not UTF-8 text")])
         }
-        return try parse(text, file: path)
+        return try parse(text, file: file)
+    }
+
+    static let shippedBoardsHint = "shipped boards are in Boards/ (try --board Boards/rpi-zero2w.json or --board sim)"
+
+    static func unreadable(_ path: String, _ error: HALError) -> BoardError {
+        BoardError(problems: [BoardProblem(file: path, line: 0, field: "board", message: "cannot be read (\(error.reason); check its permissions); \(shippedBoardsHint)")])
     }
 
     public static func parse(_ text: String, file: String) throws(BoardError) -> Board {
@@ -320,7 +345,10 @@ struct BoardValidator {
         let parts = text.split(separator: "-")
         guard parts.count == 2 else { return nil }
         func minutes(_ s: Substring) -> Int? {
-            let hm = s.trimmingCharacters(in: .whitespaces).split(separator: ":")
+            var trimmed = s
+            while trimmed.first == " " || trimmed.first == "\t" { trimmed.removeFirst() }
+            while trimmed.last == " " || trimmed.last == "\t" { trimmed.removeLast() }
+            let hm = trimmed.split(separator: ":")
             guard hm.count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0...23).contains(h), (0...59).contains(m) else { return nil }
             return h * 60 + m
         }

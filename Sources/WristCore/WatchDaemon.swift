@@ -2,7 +2,6 @@ import LinuxLoop
 import ANCS
 import BoardConfig
 import Display
-import Foundation
 import GATT
 import Graphics
 import HAL
@@ -343,7 +342,7 @@ extension WatchDaemon {
     /// Where bonds live: --state-dir, else systemd's $STATE_DIRECTORY, else /var/lib/wristcore.
     var stateDirectory: String {
         options.stateDirectory
-            ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+            ?? CurrentProcess.environment("STATE_DIRECTORY")?.split(separator: ":").first.map(String.init)
             ?? BondStore.defaultDirectory
     }
 
