@@ -32,7 +32,8 @@ final class SimBoardRig {
     /// The system clock the watch sees before the phone sends its time (pinned, for golden images).
     static let pinnedTime = WallClockTime(year: 2024, month: 5, day: 1, hour: 9, minute: 41, second: 0, weekday: 3)
 
-    init(board: Board = BoardLoader.builtInSimulated, settings: WatchSettings = SimBoardRig.settings()) throws {
+    /// - Parameter logger: where the daemon logs (default: nowhere, or stderr with WRISTCORE_E2E_LOG set).
+    init(board: Board = BoardLoader.builtInSimulated, settings: WatchSettings = SimBoardRig.settings(), logger: Logger? = nil) throws {
         directory = "/tmp/wristcore-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         mkdir(directory, 0o700)
         phonePath = directory + "/phone.sock"
@@ -43,9 +44,9 @@ final class SimBoardRig {
         options.harnessEndpoint = "unix:" + harnessPath
         options.settings = settings
         options.keepPowerSettings = true
-        var logger = Logger(label: "e2e")
-        logger.logLevel = ProcessInfo.processInfo.environment["WRISTCORE_E2E_LOG"] != nil ? .debug : .critical
-        daemon = WatchDaemon(board: board, logger: logger, options: options)
+        var quiet = Logger(label: "e2e")
+        quiet.logLevel = ProcessInfo.processInfo.environment["WRISTCORE_E2E_LOG"] != nil ? .debug : .critical
+        daemon = WatchDaemon(board: board, logger: logger ?? quiet, options: options)
         try daemon.start(on: loop)
         harness = try HarnessClient(path: harnessPath, loop: loop)
     }
