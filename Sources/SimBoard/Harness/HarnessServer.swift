@@ -116,11 +116,11 @@ public final class HarnessServer {
     private static let motorOn = Array("motor on ".utf8)
     private static let motorOff = Array("motor off ".utf8)
 
+    /// The decimal digits of `value`, without going through a String.
     private static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
-        var digits: (UInt64, Int) = (1, 1)
-        while digits.0 <= value / 10 { digits = (digits.0 * 10, digits.1 + 1) }
+        var scale: UInt64 = 1
+        while scale <= value / 10 { scale *= 10 }
         var rest = value
-        var scale = digits.0
         while scale > 0 {
             out.append(UInt8(truncatingIfNeeded: rest / scale) + 0x30)
             rest %= scale

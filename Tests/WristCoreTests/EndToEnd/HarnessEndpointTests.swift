@@ -85,30 +85,23 @@ import WristCore
         let rig = try SimBoardRig()
         // The loop is not running: connections wait in the backlog (4 before: 90 of 100 got EAGAIN).
         var harnessClients: [Int32] = []
-        defer { for fd in harnessClients { close(fd) } }
-        var refused = 0
-        for path in [rig.harnessPath, rig.phonePath] {
-            for _ in 0..<100 {
-                do {
-                    let fd = try UnixSocketListener.connect(path: path, kind: path == rig.harnessPath ? .stream : .seqPacket, nonBlocking: true)
-                    harnessClients.append(fd.release())
-                } catch {
-                    refused += 1
-                }
-            }
+        var phones: [Int32] = []
+        defer { for fd in harnessClients + phones { close(fd) } }
+        for _ in 0..<100 {
+            harnessClients.append(Self.connectWithoutWaiting(to: rig.harnessPath, type: SOCK_STREAM))
+            phones.append(Self.connectWithoutWaiting(to: rig.phonePath, type: SOCK_SEQPACKET))
         }
-        #expect(refused == 0)
+        #expect(harnessClients.filter { $0 < 0 }.count == 0 && phones.filter { $0 < 0 }.count == 0,
+                "refused: \(harnessClients.filter { $0 < 0 }.count) harness, \(phones.filter { $0 < 0 }.count) phone")
         // Then the harness serves 16 at once (its own client is one): 15 more, and tells the other 85 why not.
+        let refusal = "error too many harness clients (16 connected); try again later\n"
         var told = 0
         try #require(try rig.run(until: {
-            told = harnessClients.prefix(100).filter { fd in
-                var buf = [UInt8](repeating: 0, count: 128)
-                let n = recv(fd, &buf, buf.count, Int32(MSG_DONTWAIT | MSG_PEEK))
-                return n > 0 && String(decoding: buf[..<n], as: UTF8.self) == "error too many harness clients (16 connected); try again later\n"
-            }.count
+            told = harnessClients.filter { Self.peek($0) == refusal }.count
             return told == 85
-        }))
-        #expect(rig.daemon.harness?.clientCount == 16)
+        }), "\(told) told")
+        try rig.idle(.milliseconds(50))
+        #expect(harnessClients.filter { !Self.hungUp($0) }.count == 15, "15 served")
         #expect(try rig.state()["display"] as? String == "on", "the harness's own client is still served")
     }
 
@@ -124,7 +117,7 @@ import WristCore
                 let n = request.withUnsafeBytes { send(greedy.rawValue, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
                 if n > 0 { sent += n }
             }
-            return rig.daemon.harness?.clientCount == 1
+            return Self.hungUp(greedy.rawValue)
         }), "the greedy client was disconnected")
         #expect(try rig.state()["display"] as? String == "on", "the other client is served")
         // What it left unread: the socket buffer and at most 256 KiB, never 300 snapshots (4.9 MB).
@@ -175,6 +168,38 @@ import WristCore
         var l = Logger(label: "e2e")
         l.logLevel = .critical
         return l
+    }
+
+    /// A non-blocking connect: the descriptor, or -1 (EAGAIN: the backlog is full).
+    static func connectWithoutWaiting(to path: String, type: __socket_type) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buf in
+            for (i, b) in path.utf8.enumerated() { buf[i] = b }
+        }
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if rc != 0 {
+            close(fd)
+            return -1
+        }
+        return fd
+    }
+
+    /// What is waiting on `fd`, left unread.
+    static func peek(_ fd: Int32) -> String {
+        var buf = [UInt8](repeating: 0, count: 256)
+        let n = recv(fd, &buf, buf.count, Int32(MSG_DONTWAIT | MSG_PEEK))
+        return n > 0 ? String(decoding: buf[..<n], as: UTF8.self) : ""
+    }
+
+    /// Whether the daemon closed its end (without reading what it sent).
+    static func hungUp(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) == 1 && p.revents & Int16(POLLHUP) != 0
     }
 
     /// A socket file with nobody listening, as a crashed run leaves it.
