@@ -93,19 +93,35 @@ def wakeups(pid):
         return sum(int(l.split()[1]) for l in f if "ctxt_switches" in l)
 
 
-tmp = tempfile.mkdtemp(prefix="wc-endpoints-")
 daemons = []
-try:
-    # --- item 7: the mode, whatever the umask
-    a = Daemon(tmp, umask=0o000)
+sections = []
+
+
+def section(f):
+    """Each section runs on daemons of its own; one that breaks is a failure, not the end."""
+    sections.append(f)
+    return f
+
+
+@section
+def socket_modes():
+    # item 7: the mode, whatever the umask
+    a = Daemon(tempfile.mkdtemp(prefix="wc-endpoints-"), umask=0o000)
     daemons.append(a)
     for path in (a.phone_path, a.harness_path):
         mode = os.stat(path).st_mode & 0o777
         check("with umask 000, %s is 0600" % os.path.basename(path), mode == 0o600, "(%o)" % mode)
 
-    # --- item 7: a second daemon on a live path
+
+@section
+def second_daemon():
+    # item 7: a second daemon on a live path
+    tmp = tempfile.mkdtemp(prefix="wc-endpoints-")
+    a = Daemon(tmp)
+    daemons.append(a)
     for phone, harness in (("phone.sock", "other-harness.sock"), ("other-phone.sock", "harness.sock")):
         b = Daemon(tmp, phone=phone, harness=harness, wait=False)
+        daemons.append(b)
         try: rc = b.proc.wait(15)
         except subprocess.TimeoutExpired: b.stop(); rc = "still running"
         live = a.phone_path if phone == "phone.sock" else a.harness_path
@@ -115,7 +131,12 @@ try:
     check("the first daemon keeps its sockets and answers",
           os.path.exists(a.harness_path) and os.path.exists(a.phone_path) and a.answers())
 
-    # --- issue 19 item 13: empty lines and extra arguments
+
+@section
+def protocol_and_limits():
+    a = Daemon(tempfile.mkdtemp(prefix="wc-endpoints-"))
+    daemons.append(a)
+    # issue 19 item 13: empty lines and extra arguments
     c = a.client()
     check("an empty line gets an error reply", c.ask("") == "error empty line; try 'help'")
     check("'help me' is an error", c.ask("help me") == "error too many arguments for help")
@@ -123,13 +144,17 @@ try:
           and c.ask("state").startswith("state {"))
     c.close()
 
-    # --- item 5: 16 clients at most
+    # item 5: 16 clients at most
     clients = [a.client() for _ in range(16)]
     for k in clients: k.ask("state")
     extra = Client(a.harness_path)
-    line = extra.f.readline().decode()
+    extra.s.settimeout(2)
+    try: line = extra.f.readline().decode()
+    except OSError as e: line = str(e)
     check("the 17th harness client is told so", line == "error too many harness clients (16 connected); try again later\n", repr(line))
-    check("and closed", extra.f.readline() == b"")
+    try: closed = extra.f.readline() == b""
+    except OSError: closed = False
+    check("and closed", closed)
     extra.close()
     clients.pop().close()
     time.sleep(0.1)
@@ -140,7 +165,7 @@ try:
     time.sleep(0.2)
     check("the refusal is logged once", a.log_text().count("refusing more until one leaves") == 1)
 
-    # --- item 8: the link after the phone leaves
+    # item 8: the link after the phone leaves
     keeper = a.client()
     phone = MinimalPhone(a.phone_path)
     phone.serve(10, until=lambda p: p.subscribed == {0x23, 0x28})
@@ -153,13 +178,18 @@ try:
     check("after the phone leaves: link advertising, connected false", '"link":"advertising","connected":false' in state, state)
     keeper.close()
 
-    # --- item 6: at the descriptor limit, no spin
+
+@section
+def descriptor_limit():
+    # item 6: at the descriptor limit, no spin
+    a = Daemon(tempfile.mkdtemp(prefix="wc-endpoints-"))
+    daemons.append(a)
     pid = a.proc.pid
     soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
     time.sleep(0.2)
     open_fds = len(os.listdir("/proc/%d/fd" % pid))
     resource.prlimit(pid, resource.RLIMIT_NOFILE, (open_fds + 1, hard))
-    log_before = a.log_text().count("cannot accept")
+    log_before = a.log_text().count("Too many open files")
     waiting = []
     for _ in range(3):  # the first is accepted (the last free descriptor), the others wait in the backlog
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.settimeout(5)
@@ -169,13 +199,13 @@ try:
     time.sleep(3)
     cpu = (cpu_ticks(pid) - cpu0) / CLK_TCK
     woke = wakeups(pid) - wake0
-    lines = a.log_text().count("cannot accept") - log_before
-    print("at the fd limit for 3 s: %.2f s of CPU, %d context switches, %d 'cannot accept' lines" % (cpu, woke, lines))
+    lines = a.log_text().count("Too many open files") - log_before
+    print("at the fd limit for 3 s: %.2f s of CPU, %d context switches, %d 'Too many open files' log lines" % (cpu, woke, lines))
     check("at the fd limit the daemon does not spin (< 0.3 s CPU in 3 s)", cpu < 0.3, "(%.2f s)" % cpu)
     check("and wakes up rarely (< 60 context switches in 3 s)", woke < 60, "(%d)" % woke)
     check("and logs it once", lines == 1, "(%d lines)" % lines)
     resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, hard))
-    for s in waiting[:1]: s.close()
+    waiting[0].close()
     s = waiting[-1]
     s.sendall(b"state\n")
     try: reply = s.makefile("rb").readline().decode()
@@ -184,15 +214,31 @@ try:
     check("and the recovery is logged", "accepting connections again" in a.log_text())
     for s in waiting: s.close()
 
-    # --- item 7: a stale socket file (a killed daemon's) is replaced
+
+@section
+def stale_files():
+    # item 7: a stale socket file (a killed daemon's) is replaced
+    tmp = tempfile.mkdtemp(prefix="wc-endpoints-")
+    a = Daemon(tmp)
+    daemons.append(a)
     a.proc.send_signal(signal.SIGKILL); a.proc.wait()
     check("a killed daemon leaves its socket files", os.path.exists(a.harness_path) and os.path.exists(a.phone_path))
-    c2 = Daemon(tmp)
-    daemons.append(c2)
-    check("a new daemon replaces the stale files", c2.answers())
-    c2.stop()
-    check("and removes its own files on exit", not os.path.exists(c2.harness_path) and not os.path.exists(c2.phone_path))
+    b = Daemon(tmp)
+    daemons.append(b)
+    check("a new daemon replaces the stale files", b.answers())
+    b.stop()
+    check("and removes its own files on exit", not os.path.exists(b.harness_path) and not os.path.exists(b.phone_path))
+
+
+try:
+    for f in sections:
+        try:
+            f()
+        except Exception as e:  # a broken section is a failure; the next one starts afresh
+            check(f.__name__ + " ran to the end", False, "(%s: %s)" % (type(e).__name__, e))
+        finally:
+            for d in daemons: d.stop()
+            daemons.clear()
 finally:
-    for d in daemons: d.stop()
     print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
