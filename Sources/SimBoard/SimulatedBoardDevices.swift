@@ -75,14 +75,12 @@ public final class SimulatedBoardDevices: BoardDevices {
             handlers.stateChanged(.advertising)
             phoneEndpoint = try SimulatedPhoneEndpoint(path: path, sockets: sockets, loop: loop, logger: logger) { [loop] channel in
                 guard !handlers.linkInUse() else { return false }
-                // Like a real board's Bluetooth: connected, then (when the
-                // link closes) disconnected and advertising again. Deferred:
-                // a link closes from deep inside the session's receive path.
+                // Like a real board's Bluetooth: connected, then advertising
+                // again when the link closes (the session has reported its end
+                // to the watch). Deferred: a link closes from deep inside the
+                // session's receive path.
                 let link = EndpointPhoneLink(channel) {
-                    loop.deferWork {
-                        handlers.disconnected()
-                        handlers.stateChanged(.advertising)
-                    }
+                    loop.deferWork { if !handlers.linkInUse() { handlers.stateChanged(.advertising) } }
                 }
                 handlers.connected(link, nil)
                 handlers.stateChanged(.connected)
