@@ -110,8 +110,11 @@ def ask_state():
     f = h.makefile("rb")
     while not stop.is_set():
         t = time.time()
-        h.sendall(b"state\n")
-        line = f.readline().decode()
+        try:
+            h.sendall(b"state\n")
+            line = f.readline().decode()
+        except OSError as e:
+            state_errors.append(str(e)); return
         if not line.startswith("state {"):
             state_errors.append(line); return
         latencies.append(time.time() - t)
@@ -167,7 +170,11 @@ try:
         time.sleep(0.05)
     threads = [threading.Thread(target=f, daemon=True) for f in (sample_rss, misbehave, ask_state)]
     for t in threads: t.start()
-    sent, fetched = soak_phone()
+    try:
+        sent, fetched = soak_phone()
+    except OSError as e:
+        print("the phone link failed:", e)
+        sent = fetched = 0
     elapsed = time.time() - start
     time.sleep(0.5)
     stop.set()
@@ -177,6 +184,7 @@ try:
     peak = max(rss) if rss else 0
     print("%d notifications sent, %d fetched in %.1f s (%.0f/s); misbehaving client connected %d times"
           % (sent, fetched, elapsed, fetched / max(elapsed, 0.001), greedy_connections[0]))
+    if runaway: print("the daemon was killed at %.0f MiB RSS (more than 4x the limit)" % (runaway[0] / 1024))
     print("peak VmRSS %.1f MiB, VmHWM %.1f MiB, first sample %.1f MiB, last %.1f MiB"
           % (peak / 1024, hwm / 1024, rss[0] / 1024 if rss else 0, rss[-1] / 1024 if rss else 0))
     lat = sorted(latencies)
