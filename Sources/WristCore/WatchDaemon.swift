@@ -132,10 +132,12 @@ public final class WatchDaemon {
             self.watch = watch
             buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
             if let path = try Self.endpointPath(options.harnessEndpoint, flag: "--harness") {
-                harness = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: harnessHooks(watch))
+                let server = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: harnessHooks(watch))
+                harness = server
                 logger.info("harness listening on unix:\(path)")
+                // Only with a harness; it returns at once while no client follows the motor.
+                motor?.stateHandler = { [weak server] on, at in server?.motorChanged(on: on, at: at) }
             }
-            motor?.stateHandler = { [weak self] on, at in self?.harness?.motorChanged(on: on, at: at) }
             try startPhone(loop: loop, watch: watch, devices: devices)
             try watch.start(rotation: Rotation(rawValue: d.rotation) ?? .r0)
         } catch {
