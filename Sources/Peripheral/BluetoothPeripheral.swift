@@ -542,8 +542,11 @@ public final class BluetoothPeripheral {
         switch state {
         case .stopped, .failed: return
         case .adapterLost:
-            // Gone again while being set up: stop that set-up; the deadline stays.
-            guard recovering else { return }
+            // Removed again while being set up: stop that set-up; the deadline
+            // stays. Powered off while being set up is ignored: our own Set
+            // Powered off is not echoed to us by the kernel, but if it were it
+            // must not stop the set-up that powers the adapter on again.
+            guard recovering, loss == .removed else { return }
             cancelRecovery()
             logger.error("Bluetooth adapter hci\(hci) \(loss) again while it was being set up")
             state = .adapterLost(loss)

@@ -234,6 +234,20 @@ import Testing
         #expect(log.failures.isEmpty)
     }
 
+    @Test func poweredOffNewsDuringTheSetUpDoNotStopIt() throws {
+        let p = try started()
+        fake.settings.remove(.powered)
+        fake.send(.newSettings, newSettings(fake.settings))
+        rig.pump { p.state == .adapterLost(.poweredOff) }
+        // Powered on, then (while the set-up that follows runs, which itself
+        // powers the adapter off first) news of it being off.
+        fake.send(.newSettings, newSettings([.powered, .lowEnergy]))
+        fake.send(.newSettings, newSettings([.lowEnergy]))
+        rig.pump { p.state == .advertising }
+        #expect(p.state == .advertising)
+        #expect(log.failures.isEmpty)
+    }
+
     @Test func aFailedSetUpOnReturnKeepsWaitingUntilTheDeadline() throws {
         let p = try started(lossTimeout: .seconds(60))
         fake.send(.indexRemoved, [])
