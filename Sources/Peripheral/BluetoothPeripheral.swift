@@ -555,7 +555,7 @@ public final class BluetoothPeripheral {
         }
         adapterLostAt = loop.now
         loop.arm(adapterLossTimer, after: options.adapterLossTimeout)
-        logger.error("Bluetooth adapter hci\(hci) \(loss): no phone link until it is back (waiting up to \(options.adapterLossTimeout))")
+        logger.error("Bluetooth adapter hci\(hci) \(loss): no phone link until it is back (waiting up to \(Self.seconds(options.adapterLossTimeout)))")
         closeListener()
         removeSecurityWatch()
         loop.disarm(readvertiseTimer)
@@ -604,7 +604,7 @@ public final class BluetoothPeripheral {
         let away = adapterLostAt.map { loop.now - $0 } ?? .zero
         adapterLostAt = nil
         loop.disarm(adapterLossTimer)
-        logger.notice("Bluetooth adapter hci\(hci) set up again after \(away) away: advertising as \"\(name)\"")
+        logger.notice("Bluetooth adapter hci\(hci) set up again after \(Self.seconds(away)) away: advertising as \"\(name)\"")
         state = .advertising
         onAdapterReturned?(away)
     }
@@ -626,7 +626,7 @@ public final class BluetoothPeripheral {
     private func adapterLossTimedOut() {
         guard case .adapterLost(let loss) = state else { return }
         cancelRecovery()
-        fail("Bluetooth adapter hci\(hci) \(loss) and not back within \(options.adapterLossTimeout)", hint: loss.hint)
+        fail("adapter hci\(hci) \(loss) and not back within \(Self.seconds(options.adapterLossTimeout))", hint: loss.hint)
     }
 
     /// Stops waiting for the adapter (it returned, or the peripheral stops / failed).
@@ -635,6 +635,15 @@ public final class BluetoothPeripheral {
         loop.disarm(readvertiseTimer)
         if recovering { cancelRecovery() }
         adapterLostAt = nil
+    }
+
+    /// "120 s", "10.032 s": for the log.
+    static func seconds(_ d: Duration) -> String {
+        let ms = d.millisecondsClamped
+        let fraction = ms % 1000
+        guard fraction != 0 else { return "\(ms / 1000) s" }
+        let f = String(fraction)
+        return "\(ms / 1000).\(String(repeating: "0", count: 3 - f.count) + f) s"
     }
 
     static func sixDigits(_ v: UInt32) -> String {

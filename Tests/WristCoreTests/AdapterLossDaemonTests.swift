@@ -152,7 +152,7 @@ import WristCore
             guard let watch = daemon.watch else { return }
             seen[when] = (watch.screen, watch.link)
         }
-        let why = "Bluetooth: Bluetooth adapter hci0 removed and not back within 120.0 seconds"
+        let why = "Bluetooth: adapter hci0 removed and not back within 120 s"
         let script: (PhoneLinkHandlers) -> Void = { h in
             h.statusChanged("advertising as \"WristCore\" on hci0")
             h.stateChanged(.advertising)
