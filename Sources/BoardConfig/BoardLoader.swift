@@ -367,7 +367,7 @@ struct BoardValidator {
     }
 
     mutating func bluetooth(_ v: ConfigJSON) -> BluetoothSettings {
-        guard let m = members(v, "bluetooth", allowed: ["hci", "name"]) else { return .defaults }
+        guard let m = members(v, "bluetooth", allowed: ["hci", "name", "adapterLossTimeoutSeconds"]) else { return .defaults }
         let hci = int(m, "hci", "bluetooth.hci", range: 0...63, required: nil, default: 0, allowedText: "an HCI index 0-63 (hci0 is 0)")!
         var name = string(m, "name", "bluetooth.name", required: nil) ?? BluetoothSettings.defaults.name
         let bytes = name.utf8.count
@@ -375,7 +375,9 @@ struct BoardValidator {
             problem(m["name"]!.0.line, "bluetooth.name", "\(BoardText.quoted(name)) is \(bytes) bytes of UTF-8; allowed: 1-29 bytes (it must fit in an advertisement)")
             name = BluetoothSettings.defaults.name
         }
-        return BluetoothSettings(hciIndex: hci, name: name)
+        let lossTimeout = int(m, "adapterLossTimeoutSeconds", "bluetooth.adapterLossTimeoutSeconds", range: 5...3600, required: nil,
+                              default: Int(BluetoothSettings.defaults.adapterLossTimeout.components.seconds))!
+        return BluetoothSettings(hciIndex: hci, name: name, adapterLossTimeout: .seconds(lossTimeout))
     }
 
     mutating func checkLinesAreDistinct(buttons: [ButtonWiring], motor: MotorWiring?, m: [String: (ConfigJSON, Int)]) {
