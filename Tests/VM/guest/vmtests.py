@@ -1022,7 +1022,9 @@ def main():
     tap.run("gpio: after kill -9 the motor line is released", kill9_mid_ring, r_again)
 
     # ---- the adapter goes away and comes back (issue 15, item 2)
-    NOTIFY = "/run/wristcore-vm/notify.sock"
+    # In the daemon's runtime directory, which the sandboxed daemon (its own
+    # uid, a read-only system) can reach; the socket is made writable for it.
+    NOTIFY = os.path.join(RUN_DIR, "notify.sock")
     WATCHDOG_USEC = 4_000_000  # pings every 2 s
 
     class Notify:
@@ -1035,6 +1037,7 @@ def main():
                 pass
             self.s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
             self.s.bind(NOTIFY)
+            os.chmod(NOTIFY, 0o666)  # sd_notify from the daemon's user (as systemd's socket allows)
             self.s.settimeout(0.5)
             self.msgs = []
             self.cond = threading.Condition()
