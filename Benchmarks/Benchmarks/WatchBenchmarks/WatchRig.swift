@@ -74,6 +74,9 @@ final class WatchRig {
 
         // Connect to the phone endpoint; relay to a SimulatedPhone until ANCS is up.
         let link = try SeqPacketChannel(adopting: UnixSocketListener.connect(path: path, kind: .seqPacket), name: "bench phone")
+        // Connected: the name is no longer needed. The rigs live until the
+        // process exits (their deinit never runs), so remove it now.
+        unlink(path)
         let (relay, phoneEnd) = try SeqPacketChannel.pair(names: ("relay", "simulated iPhone"))
         relayEnd = relay
         simulatedPhone = SimulatedPhone(channel: phoneEnd, loop: loop)
