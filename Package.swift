@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "Haptics", targets: ["Haptics"]),
         .library(name: "Screens", targets: ["Screens"]),
         .library(name: "Watch", targets: ["Watch"]),
+        .library(name: "BoardConfig", targets: ["BoardConfig"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

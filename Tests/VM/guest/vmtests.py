@@ -1173,7 +1173,8 @@ def main():
         stop_watch()
         notify = ctx.get("notify") or Notify()
         ctx["notify"] = notify
-        board = write_board(os.path.join(OUT, "vm-board-loss-timeout.json"),
+        # Beside the unit's board (CONF): the sandboxed daemon's user cannot read OUT.
+        board = write_board(os.path.join(CONF, "vm-board-loss-timeout.json"),
                             [('"name": "WristCore VM" }', '"name": "WristCore VM", "adapterLossTimeoutSeconds": 10 }')])
         n0 = len(notify.msgs)
         mark = phone.mark()
