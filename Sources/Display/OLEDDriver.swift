@@ -99,6 +99,10 @@ public final class OLEDDriver {
     /// The controller's column / page window with its pointer at the start
     /// (one-transaction mode only; nil when unknown).
     private var knownWindow: ControllerWindow?
+    /// Page addressing (SH1106): the RAM column the pointer is at after the
+    /// last page write (nil when unknown), so the next page's column high
+    /// nibble (0x1H) is left out when it is the same.
+    private var knownColumn: Int?
     /// The start line still has to be sent for `appliedShift.y`.
     private var startLinePending = false
 
@@ -199,6 +203,7 @@ public final class OLEDDriver {
     private func lostTrack() {
         shadowValid = false
         knownWindow = nil
+        knownColumn = nil
     }
 
     /// Runs `body` (not a flush), adding its statistics to the totals even when it throws.
@@ -216,6 +221,7 @@ public final class OLEDDriver {
         try recording { (stats) throws(HALError) in
             flipped = rotation.usesControllerFlip
             knownWindow = nil
+            knownColumn = nil
             appliedShift = .zero
             startLinePending = false
             append(0xAE)
@@ -254,6 +260,7 @@ public final class OLEDDriver {
                 try sendCommands(&stats)
                 try send(.data, UnsafeRawBufferPointer(start: staging, count: spec.ramColumns), &stats)
             }
+            knownColumn = nil   // at the end of RAM
         }
         shadow.update(repeating: 0, count: spec.width * spec.pages)
         shadowValid = true
@@ -538,14 +545,20 @@ public final class OLEDDriver {
         w.area + (w.sameColumns(known) ? 0 : 6) + (w.samePages(known) ? 0 : 6)
     }
 
-    /// Page addressing: page and start column, then the bytes.
+    /// Page addressing: page and start column, then the bytes. The column's
+    /// high nibble is left out when the pointer already has it (the page
+    /// command does not move the column).
     private func sendPage(_ p: Int, _ lo: Int, _ hi: Int,
                           _ source: UnsafePointer<UInt8>, _ stats: inout FlushStats) throws(HALError) {
         let c = lo + ramColumnOfFirstPixel
         appendStartLineIfPending()
-        append(0xB0 | UInt8(p)); append(UInt8(c & 0x0F)); append(0x10 | UInt8(c >> 4))
+        append(0xB0 | UInt8(p)); append(UInt8(c & 0x0F))
+        if knownColumn.map({ $0 >> 4 != c >> 4 }) ?? true { append(0x10 | UInt8(c >> 4)) }
         try sendCommands(&stats)
         try send(.data, UnsafeRawBufferPointer(start: source + p * spec.width + lo, count: hi - lo + 1), &stats)
+        // The pointer stops at the RAM's last column: past it, unknown.
+        let next = c + hi - lo + 1
+        knownColumn = next < spec.ramColumns ? next : nil
         stats.windows += 1
         stats.pages += 1
     }

@@ -160,6 +160,20 @@ struct GoldenStreamTests {
         // column 40 + 2 = 42 = 0x2A: low nibble 0xA, high nibble 0x2
         #expect(rig.take() == [[0x00, 0xB1, 0x0A, 0x12], [0x40] + Array(rig.fb.page(1)[40...48])])
 
+        // A change down three pages in one 16-column block: after the first
+        // page the pointer already has the column's high nibble.
+        _ = try rig.driver.flush(rig.fb)
+        _ = rig.take()
+        rig.fb.fill(Rect(x: 82, y: 0, width: 9, height: 24), .invert)
+        try rig.driver.flush(rig.fb)
+        // column 82 + 2 = 84 = 0x54
+        #expect(rig.take() == [
+            [0x00, 0xB0, 0x04, 0x15], [0x40] + Array(rig.fb.page(0)[82...90]),
+            [0x00, 0xB1, 0x04], [0x40] + Array(rig.fb.page(1)[82...90]),
+            [0x00, 0xB2, 0x04], [0x40] + Array(rig.fb.page(2)[82...90]),
+        ])
+        #expect(rig.image == MonoImage(rig.fb))
+
         // A user override of the offset moves every column.
         let moved = Rig(ControllerSpec.sh1106_128x64, panel: EmulatedPanel(chip: .sh1106, width: 128, height: 64, firstSegment: 0),
                         options: DisplayOptions(columnOffset: 4))
