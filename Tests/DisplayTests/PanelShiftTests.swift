@@ -118,12 +118,13 @@ struct PanelShiftTests {
         #expect(rig.bus.emulator.faults.isEmpty, "\(rig.bus.emulator.faults)")
     }
 
-    @Test("random drawing under random shifts: the glass is always the shifted picture, every panel, rotation and adapter",
+    @Test("random drawing under random shifts: the glass is always the shifted picture, every panel, rotation, adapter and compare option",
           arguments: [0, 1, 2, 3], Rotation.allCases)
     func randomShifts(index: Int, rotation: Rotation) throws {
         let (spec, panel) = panels[index]
-        for smbus in [false, true] {
-            let rig = Rig(spec, panel: panel, smbusOnly: smbus, rotation: rotation)
+        for (smbus, compare) in [(false, true), (true, true), (false, false)] {
+            let rig = Rig(spec, panel: panel, smbusOnly: smbus, options: DisplayOptions(sendOnlyChangedBytes: compare),
+                          rotation: rotation)
             rig.bus.recording = false
             try rig.driver.initialize(rotation: rotation)
             var rng = UInt64(0x5EED + index)
@@ -144,7 +145,7 @@ struct PanelShiftTests {
                 }
                 try rig.driver.flush(rig.fb, full: next() % 10 == 0)
                 let want = expectedGlass(rig.fb, rig.driver.appliedShift)
-                #expect(rig.glass == want, "\(spec.name) \(rotation) smbus \(smbus) round \(round) shift \(rig.driver.appliedShift): \(rig.glass.differences(from: want))")
+                #expect(rig.glass == want, "\(spec.name) \(rotation) smbus \(smbus) compare \(compare) round \(round) shift \(rig.driver.appliedShift): \(rig.glass.differences(from: want))")
             }
             #expect(rig.bus.emulator.faults.isEmpty, "\(rig.bus.emulator.faults)")
         }
