@@ -16,7 +16,7 @@ import Screens
 /// from its `NotificationConsumer` (counts, flags, list order).
 ///
 /// The rules are split by concern: WatchModel+Navigation (buttons, list and
-/// detail), +Calls, +Pairing, +DisplayPower, +BurnInShift.
+/// detail), +Calls, +Pairing, +DisplayPower, +BurnInShift, +PopUp.
 /// Allocates only in `init`. Not thread-safe: use it from the loop's thread.
 public final class WatchModel {
     /// Receives the model's effects. Held weakly.
@@ -55,6 +55,11 @@ public final class WatchModel {
     /// takes the screen once the pre-existing announcements settle.
     var callInProgress: NotificationUID?
     var callInProgressDeadline: MonotonicInstant?
+
+    // Pop-ups (WatchModel+PopUp).
+    /// The new alert whose pop-up waits for its attributes.
+    public internal(set) var pendingPopUp: NotificationUID?
+    var popUpDeadline: MonotonicInstant?
 
     // Pairing (WatchModel+Pairing).
     /// A passkey is on screen and its request waits for an answer.
@@ -125,6 +130,7 @@ public final class WatchModel {
     /// The store was emptied (a new phone, the session ended, the link
     /// went): nothing is unread, and no call in progress is waiting.
     func notificationsCleared() {
+        cancelPopUp()
         unreadNotifications.removeAll()
         callInProgress = nil
         callInProgressDeadline = nil
@@ -142,9 +148,14 @@ public final class WatchModel {
         switch event {
         case .notificationAdded(let info):
             notificationAdded(info, now: now)
-        case .notificationModified, .attributesReady:
+        case .notificationModified:
+            requestRender()
+        case .attributesReady(let uid, _):
+            // A pop-up waiting for them is drawn when it opens, not before.
+            if pendingPopUp == uid { return popUpAttributesArrived(uid, now: now) }
             requestRender()
         case .notificationRemoved(let uid, _):
+            if pendingPopUp == uid { cancelPopUp() }
             unreadNotifications.remove(uid)
             if callInProgress == uid { callInProgress = nil }
             if activeCall == uid { endCall(now: now) }
@@ -188,10 +199,11 @@ public final class WatchModel {
         } else if info.shouldAlert {
             if info.flags.contains(.important) { wake(now: now) }
             if let pattern = policy.pattern(for: info) { sink?.watchPlay(pattern) }
-            // A new alert pops up unless a call or a passkey has the screen.
+            // A new alert pops up unless a call or a passkey has the screen;
+            // it is drawn when it opens (WatchModel+PopUp).
             if activeCall == nil && !isAwaitingPairingAnswer {
-                listSelection = 0
-                openDetail(info.uid)
+                popUpRequested(info.uid, now: now)
+                if pendingPopUp == info.uid { return }
             }
         }
         requestRender()
@@ -207,18 +219,18 @@ public final class WatchModel {
     // MARK: - Time
 
     /// When `handleDeadline` must run next: display dim / off, the pairing
-    /// timeout, a call in progress settling, the next burn-in shift. nil
+    /// timeout, a call in progress settling, a pop-up's wait, the next burn-in shift. nil
     /// when nothing is timed.
     public var nextDeadline: MonotonicInstant? {
         earliest(
             earliest(earliest(dimDeadline, offDeadline), earliest(pairingDeadline, shiftDeadline)),
-            callInProgressDeadline)
+            earliest(callInProgressDeadline, popUpDeadline))
     }
 
     /// Runs whatever is due at `now`, earliest first (as separate timers would).
     public func handleDeadline(now: MonotonicInstant) {
         while let due = nextDeadline, due <= now {
-            // Ties go dim, off, pairing, call in progress, shift.
+            // Ties go dim, off, pairing, call in progress, pop-up, shift.
             if dimDeadline == due {
                 dimDeadlinePassed()
             } else if offDeadline == due {
@@ -227,6 +239,8 @@ public final class WatchModel {
                 pairingTimedOut(now: now)
             } else if callInProgressDeadline == due {
                 callInProgressSettled(now: now)
+            } else if popUpDeadline == due {
+                popUpDeadlinePassed(now: now)
             } else {
                 shiftDeadlinePassed(now: now)
             }
