@@ -172,11 +172,12 @@ public final class NotificationConsumer {
     // MARK: session
 
     /// The Notification Source subscription succeeded (subscribe the Data
-    /// Source first). What an earlier session left is kept as "from the
-    /// previous session" (unless `keepsPreviousSession` is off) until this
-    /// session's announcements reconcile it.
+    /// Source first). What an earlier session left (ended by a disconnect or
+    /// a re-subscription) is kept as "from the previous session" (unless
+    /// `keepsPreviousSession` is off) until this session's announcements
+    /// reconcile it.
     public func sessionStarted(now: MonotonicInstant) {
-        clearSession(keepWriteOutstanding: true)
+        clearSession(keepWriteOutstanding: true, keepNotifications: true)
         isSessionActive = true
         lastTraffic = now
         lastNotificationSource = now
@@ -186,12 +187,19 @@ public final class NotificationConsumer {
     }
 
     /// Unsubscribe, disconnect or ANCS gone: every UID, pending request and
-    /// cached app name is dropped. After `.disconnected` no write outcome is
+    /// cached app name is dropped; the notifications are kept as from the
+    /// previous session after a disconnect or for a re-subscription, and
+    /// dropped when ANCS went away or was unsubscribed. After `.disconnected` no write outcome is
     /// awaited; otherwise the outcome of a write in flight must still be
     /// reported (the next write waits for it).
     public func sessionEnded(_ reason: SessionEndReason, now: MonotonicInstant) {
         guard isSessionActive else { return }
-        clearSession(keepWriteOutstanding: reason != .disconnected)
+        // A disconnect or a re-subscription: the phone announces again what
+        // it still holds, so the list is kept for reconciliation. ANCS
+        // withdrawn or unsubscribed: nothing it showed is ours to show.
+        clearSession(
+            keepWriteOutstanding: reason != .disconnected,
+            keepNotifications: reason == .disconnected || reason == .resubscribing)
         isSessionActive = false
         if reason == .resubscribing {
             health.record(.resubscribing, .failing)
@@ -217,8 +225,8 @@ public final class NotificationConsumer {
         health.record(.resubscribeFailed, .failing)
     }
 
-    private func clearSession(keepWriteOutstanding: Bool) {
-        if configuration.keepsPreviousSession {
+    private func clearSession(keepWriteOutstanding: Bool, keepNotifications: Bool) {
+        if configuration.keepsPreviousSession && keepNotifications {
             retainSessionEntries()  // before the app names go
         } else {
             store.removeAll()

@@ -5,9 +5,11 @@ import HAL
 // announcements. A short disconnect (or a re-subscription) does not wipe
 // the list.
 //
-// - Kept: when a session ends (or a new one starts over an old one), every
-//   stored notification with something to show (a title or an app) stays,
-//   except an incoming call (a ringing call does not outlive its link).
+// - Kept: when a session ends by a disconnect or a re-subscription (or a
+//   new one starts over an old one), every stored notification with
+//   something to show (a title or an app) stays, except an incoming call (a
+//   ringing call does not outlive its link). ANCS withdrawn (Service
+//   Changed) or unsubscribed keeps nothing.
 //   Its UID becomes the watch's own (`previousSessionUIDBase` + slot): the
 //   phone's UIDs are void outside their session and the next session may
 //   reuse them. Its app name is copied (the app-name cache goes with the

@@ -99,6 +99,9 @@ public struct InputTiming: Equatable, Sendable {
 public struct BluetoothSettings: Equatable, Sendable {
     public var hciIndex: Int
     public var name: String
+    /// How long the adapter may stay away (unplugged, powered off by another
+    /// program) before the daemon exits for systemd to restart it.
+    public var adapterLossTimeout: Duration = .seconds(120)
     /// The phone gone this long after the link was established: a short
     /// vibration and a notice (nil: never). `disconnectAlertSeconds`, default 10.
     public var disconnectAlert: Duration? = .seconds(10)

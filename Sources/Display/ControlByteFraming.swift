@@ -6,6 +6,12 @@ import HAL
 /// emulator are fed the same messages; with a 32-byte SMBus adapter the
 /// control byte travels as the SMBus command byte.
 ///
+/// `writeWindow` puts commands and display data in one transaction: each
+/// command byte goes with its own control byte 0x80 (Co = 1: one byte, then
+/// another control byte follows), then 0x40 (Co = 0, data) and the data to
+/// the end of the message. That costs one byte per command byte and saves a
+/// transaction (an address byte, a start and a stop, and on Linux an ioctl).
+///
 /// The message buffer is allocated in `init`; `write` allocates nothing.
 public final class ControlByteFraming {
     public let transport: any I2CTransport
@@ -38,6 +44,33 @@ public final class ControlByteFraming {
             try transport.writeMessage(UnsafeRawBufferPointer(start: message, count: n + 1))
             offset += n
         }
+    }
+
+    /// Bytes in the one message `writeWindow` makes of `commands` command
+    /// bytes and `data` data bytes.
+    @inlinable
+    public static func windowMessageLength(commands: Int, data: Int) -> Int {
+        2 * commands + (data > 0 ? 1 + data : 0)
+    }
+
+    /// Sends command bytes and then display data (at least one byte of
+    /// either) as one transaction; the message must fit `maxMessageLength`.
+    public func writeWindow(commands: UnsafeRawBufferPointer, data: UnsafeRawBufferPointer) throws(HALError) {
+        let length = Self.windowMessageLength(commands: commands.count, data: data.count)
+        precondition(length > 0 && length <= transport.maxMessageLength,
+                     "a window of \(commands.count) command and \(data.count) data bytes does not fit one \(transport.maxMessageLength)-byte message")
+        var k = 0
+        for b in commands {
+            message[k] = 0x80
+            message[k + 1] = b
+            k += 2
+        }
+        if !data.isEmpty {
+            message[k] = I2CRun.data.rawValue
+            UnsafeMutableRawPointer(message + k + 1).copyMemory(from: data.baseAddress!, byteCount: data.count)
+            k += 1 + data.count
+        }
+        try transport.writeMessage(UnsafeRawBufferPointer(start: message, count: k))
     }
 
     /// Sends an array of bytes (the array is not copied).

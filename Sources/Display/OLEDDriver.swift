@@ -15,38 +15,21 @@ public struct DisplayOptions: Sendable, Equatable {
     /// Compare with what the panel already shows and send only bytes that differ
     /// (a 1 KiB shadow copy). When false, dirty ranges are sent as they are.
     public var sendOnlyChangedBytes: Bool
+    /// On an SSD1306 / SSD1309 whose adapter takes long messages, send each
+    /// window's commands and data as one transaction, and leave out the
+    /// window commands when the controller's window already fits (see
+    /// `OLEDDriver.oneTransactionPerWindow`). False: a command transaction
+    /// and a data transaction per window, as on an SMBus adapter.
+    public var oneTransactionPerWindow: Bool
 
     public init(contrast: UInt8? = nil, inverted: Bool = false, columnOffset: Int? = nil,
-                persist: Bool = false, sendOnlyChangedBytes: Bool = true) {
+                persist: Bool = false, sendOnlyChangedBytes: Bool = true, oneTransactionPerWindow: Bool = true) {
         self.contrast = contrast
         self.inverted = inverted
         self.columnOffset = columnOffset
         self.persist = persist
         self.sendOnlyChangedBytes = sendOnlyChangedBytes
-    }
-}
-
-/// What a flush put on the bus.
-public struct FlushStats: Sendable, Equatable {
-    /// Windows (rectangles of pages x columns) sent.
-    public var windows = 0
-    /// Pages that carried data.
-    public var pages = 0
-    /// I2C transactions (each starts with an address byte).
-    public var transactions = 0
-    /// Bytes after the address byte: control bytes, commands and data.
-    public var busBytes = 0
-    /// Display-RAM bytes.
-    public var dataBytes = 0
-
-    public init() {}
-
-    static func += (a: inout FlushStats, b: FlushStats) {
-        a.windows += b.windows
-        a.pages += b.pages
-        a.transactions += b.transactions
-        a.busBytes += b.busBytes
-        a.dataBytes += b.dataBytes
+        self.oneTransactionPerWindow = oneTransactionPerWindow
     }
 }
 
@@ -59,31 +42,74 @@ public struct FlushStats: Sendable, Equatable {
 /// shows (a shadow copy); unchanged pages are skipped. Controllers with window
 /// addressing get adjacent changed pages merged into one rectangle when that
 /// costs fewer bytes than separate windows; SH1106 gets one window per page.
-/// A full frame is 2 transactions on SSD1306 (7 command bytes, 1 + 1024 data).
+///
+/// One transaction per window (`oneTransactionPerWindow`): on an SSD1306 /
+/// SSD1309 whose adapter takes a message of a full frame and its framing
+/// (plain I2C through I2C_RDWR), a window's commands and data go out as one
+/// transaction. The driver remembers the controller's window: after a
+/// window is written to its end, horizontal addressing has wrapped the
+/// pointer back to the window's start, so a window with the same columns
+/// (pages) needs no 0x21 (0x22) command; a window that lies inside the known
+/// one is widened to it when that costs fewer bytes than the commands. A
+/// full frame after another full frame is then one transaction of 1,025
+/// bytes. On an SMBus adapter (33-byte messages) nothing changes: a command
+/// transaction, then 32-byte data transactions.
+///
+/// Burn-in shift: `setShift` moves the picture on the glass (`PanelShift`):
+/// down through the display start line (one command byte, RAM unchanged),
+/// right by writing every column further right, which the driver does only
+/// with a flush that rewrites the screen anyway.
 ///
 /// All buffers are allocated in `init`; `flush` allocates nothing.
 public final class OLEDDriver {
     public let spec: ControllerSpec
     public let transport: any I2CTransport
     public private(set) var options: DisplayOptions
-    /// Statistics of the last flush (or init / shutdown).
+    /// Statistics of the last `flush`.
     public private(set) var lastFlush = FlushStats()
-    /// Running totals since creation.
+    /// Running totals since creation: every byte the driver put on the bus
+    /// (init, contrast, power, flushes, shutdown).
     public private(set) var totals = FlushStats()
     /// True after `initialize()` until `shutdown()`.
     public private(set) var isInitialized = false
     /// True while the panel is on (not sleeping).
     public private(set) var isOn = false
+    /// A window's commands and data share one transaction (SSD1306 / SSD1309,
+    /// the option on, and an adapter message of a full frame: 1,039 bytes
+    /// for 128 columns); otherwise each window is a command transaction and
+    /// data transactions.
+    public let oneTransactionPerWindow: Bool
+    /// The shift asked for with `setShift`.
+    public private(set) var requestedShift = PanelShift.zero
+    /// The shift the glass shows (after the last flush).
+    public private(set) var appliedShift = PanelShift.zero
 
     private let framing: ControlByteFraming
     private let commands: UnsafeMutablePointer<UInt8>
     private let commandCapacity = 64
     private var commandCount = 0
+    /// A window's rows gathered for sending, or zeros (RAM clear).
     private let staging: UnsafeMutablePointer<UInt8>
+    /// The picture as RAM holds it (the framebuffer moved by the applied shift).
+    private let image: UnsafeMutablePointer<UInt8>
     private let shadow: UnsafeMutablePointer<UInt8>
     private var shadowValid = false
     private var flipped = false
     private let columnOffset: Int
+    /// The controller's column / page window with its pointer at the start
+    /// (one-transaction mode only; nil when unknown).
+    private var knownWindow: ControllerWindow?
+    /// Page addressing (SH1106): the RAM column the pointer is at after the
+    /// last page write (nil when unknown), so the next page's column high
+    /// nibble (0x1H) is left out when it is the same.
+    private var knownColumn: Int?
+    /// The start line still has to be sent for `appliedShift.y`.
+    private var startLinePending = false
+
+    /// Display RAM pages of these controllers, whatever the panel's height.
+    static let ramPages = 8
+    /// Commands a window may carry: the start line and the two windows.
+    static let maxWindowCommands = 7
 
     public init(spec: ControllerSpec, transport: any I2CTransport, options: DisplayOptions = DisplayOptions()) {
         let offset = options.columnOffset ?? spec.columnOffset
@@ -94,9 +120,15 @@ public final class OLEDDriver {
         framing = ControlByteFraming(transport: transport)
         self.options = options
         self.columnOffset = offset
+        let longest = ControlByteFraming.windowMessageLength(
+            commands: Self.maxWindowCommands, data: spec.ramColumns * Self.ramPages)
+        oneTransactionPerWindow = options.oneTransactionPerWindow && spec.addressing == .horizontalWindow
+            && transport.maxMessageLength >= longest
         commands = .allocate(capacity: commandCapacity)
-        staging = .allocate(capacity: spec.ramColumns * spec.pages)
-        staging.initialize(repeating: 0, count: spec.ramColumns * spec.pages)
+        staging = .allocate(capacity: spec.ramColumns * Self.ramPages)
+        staging.initialize(repeating: 0, count: spec.ramColumns * Self.ramPages)
+        image = .allocate(capacity: spec.width * spec.pages)
+        image.initialize(repeating: 0, count: spec.width * spec.pages)
         shadow = .allocate(capacity: spec.width * spec.pages)
         shadow.initialize(repeating: 0, count: spec.width * spec.pages)
     }
@@ -104,6 +136,7 @@ public final class OLEDDriver {
     deinit {
         commands.deallocate()
         staging.deallocate()
+        image.deallocate()
         shadow.deallocate()
     }
 
@@ -123,6 +156,14 @@ public final class OLEDDriver {
         commandCount += 1
     }
 
+    /// The start line that shows the picture `appliedShift.y` rows lower:
+    /// glass row y shows RAM row y - shift (mod 64).
+    private func appendStartLineIfPending() {
+        guard startLinePending else { return }
+        append(0x40 | UInt8((64 - appliedShift.y) & 63))
+        startLinePending = false
+    }
+
     private func sendCommands(_ stats: inout FlushStats) throws(HALError) {
         let raw = UnsafeRawBufferPointer(start: commands, count: commandCount)
         commandCount = 0
@@ -135,7 +176,7 @@ public final class OLEDDriver {
         do {
             try framing.write(run, payload)
         } catch {
-            shadowValid = false
+            lostTrack()
             throw error
         }
         stats.transactions += n
@@ -143,23 +184,46 @@ public final class OLEDDriver {
         if run == .data { stats.dataBytes += payload.count }
     }
 
-    private func finish(_ stats: FlushStats) {
-        lastFlush = stats
-        totals += stats
+    /// The pending commands and `data` as one transaction.
+    private func sendCombined(_ data: UnsafeRawBufferPointer, _ stats: inout FlushStats) throws(HALError) {
+        let raw = UnsafeRawBufferPointer(start: commands, count: commandCount)
+        commandCount = 0
+        do {
+            try framing.writeWindow(commands: raw, data: data)
+        } catch {
+            lostTrack()
+            throw error
+        }
+        stats.transactions += 1
+        stats.busBytes += ControlByteFraming.windowMessageLength(commands: raw.count, data: data.count)
+        stats.dataBytes += data.count
     }
 
-    /// Runs `body`, recording its statistics even when it throws.
+    /// A write failed part way: what RAM holds and where the pointer is are unknown.
+    private func lostTrack() {
+        shadowValid = false
+        knownWindow = nil
+        knownColumn = nil
+    }
+
+    /// Runs `body` (not a flush), adding its statistics to the totals even when it throws.
     private func recording(_ body: (inout FlushStats) throws(HALError) -> Void) throws(HALError) {
         var stats = FlushStats()
-        defer { finish(stats) }
+        defer { totals += stats }
         try body(&stats)
     }
 
-    /// Sends the init sequence, clears display RAM (all 132 columns on SH1106)
-    /// and switches the panel on. `rotation` 180 mirrors the panel.
+    /// Sends the init sequence, clears display RAM (all of it: 132 columns
+    /// on SH1106, 8 pages on a 32-row panel, whose hidden rows the vertical
+    /// shift brings into view) and switches the panel on. `rotation` 180
+    /// mirrors the panel.
     public func initialize(rotation: Rotation = .r0) throws(HALError) {
         try recording { (stats) throws(HALError) in
             flipped = rotation.usesControllerFlip
+            knownWindow = nil
+            knownColumn = nil
+            appliedShift = .zero
+            startLinePending = false
             append(0xAE)
             for b in spec.initCommands { append(b) }
             appendOrientation(flip: flipped)
@@ -176,22 +240,40 @@ public final class OLEDDriver {
 
     /// Writes zeros to all of display RAM.
     private func clearRAM(_ stats: inout FlushStats) throws(HALError) {
-        let pages = spec.pages
+        let pages = Self.ramPages
         staging.update(repeating: 0, count: spec.ramColumns * pages)
         switch spec.addressing {
         case .horizontalWindow:
-            for b: UInt8 in [0x21, 0x00, UInt8(spec.ramColumns - 1), 0x22, 0x00, UInt8(pages - 1)] { append(b) }
-            try sendCommands(&stats)
-            try send(.data, UnsafeRawBufferPointer(start: staging, count: spec.ramColumns * pages), &stats)
+            let all = ControllerWindow(c0: 0, c1: spec.ramColumns - 1, p0: 0, p1: pages - 1)
+            appendWindowCommands(all)
+            let zeros = UnsafeRawBufferPointer(start: staging, count: all.area)
+            if oneTransactionPerWindow {
+                try sendCombined(zeros, &stats)
+                knownWindow = all
+            } else {
+                try sendCommands(&stats)
+                try send(.data, zeros, &stats)
+            }
         case .pageOnly:
             for p in 0..<pages {
                 append(0xB0 | UInt8(p)); append(0x00); append(0x10)
                 try sendCommands(&stats)
                 try send(.data, UnsafeRawBufferPointer(start: staging, count: spec.ramColumns), &stats)
             }
+            knownColumn = nil   // at the end of RAM
         }
-        shadow.update(repeating: 0, count: spec.width * pages)
+        shadow.update(repeating: 0, count: spec.width * spec.pages)
         shadowValid = true
+    }
+
+    /// 0x21 and 0x22 for `w`, leaving out a window the controller already has.
+    private func appendWindowCommands(_ w: ControllerWindow) {
+        if knownWindow.map({ !$0.sameColumns(w) }) ?? true {
+            append(0x21); append(UInt8(w.c0)); append(UInt8(w.c1))
+        }
+        if knownWindow.map({ !$0.samePages(w) }) ?? true {
+            append(0x22); append(UInt8(w.p0)); append(UInt8(w.p1))
+        }
     }
 
     /// Sets the contrast (0...255).
@@ -226,12 +308,60 @@ public final class OLEDDriver {
     public func shutdown() throws(HALError) {
         guard isInitialized else { return }
         isInitialized = false
-        if options.persist { finish(FlushStats()); return }
+        if options.persist { return }
         try recording { (stats) throws(HALError) in
             try clearRAM(&stats)
             append(0xAE)
             try sendCommands(&stats)
             isOn = false
+        }
+    }
+
+    // MARK: burn-in shift
+
+    /// Moves the picture on the glass from the next flush on: a vertical
+    /// change at once (the start line), a horizontal one with the first
+    /// flush that rewrites the screen anyway (or a full one).
+    public func setShift(_ shift: PanelShift) {
+        requestedShift = shift
+    }
+
+    /// RAM rows that would wrap into view at the top when the picture moves
+    /// `y` rows down are cut: on a 64-row panel they are the frame's last
+    /// rows; a shorter panel's are its hidden RAM rows, cleared at init.
+    @inline(__always)
+    private func rowMask(page p: Int, y: Int) -> UInt8 {
+        spec.pages == Self.ramPages && p == Self.ramPages - 1 ? 0xFF >> UInt8(y) : 0xFF
+    }
+
+    /// Display-RAM bytes that differ from the shadow if the framebuffer is
+    /// written `x` columns further right (rows masked for `appliedShift.y`).
+    private func differences(_ storage: UnsafePointer<UInt8>, x dx: Int) -> Int {
+        let w = spec.width
+        var n = 0
+        for p in 0..<spec.pages {
+            let mask = rowMask(page: p, y: appliedShift.y)
+            let row = storage + p * w, old = shadow + p * w
+            for x in 0..<w {
+                let b = x >= dx ? row[x - dx] & mask : 0
+                if b != old[x] { n += 1 }
+            }
+        }
+        return n
+    }
+
+    /// The framebuffer moved by `appliedShift` into `image`.
+    private func buildImage(_ storage: UnsafePointer<UInt8>) {
+        let w = spec.width, dx = appliedShift.x
+        for p in 0..<spec.pages {
+            let mask = rowMask(page: p, y: appliedShift.y)
+            let row = image + p * w, src = storage + p * w
+            if dx > 0 { row.update(repeating: 0, count: dx) }
+            var x = dx
+            while x < w {
+                row[x] = src[x - dx] & mask
+                x += 1
+            }
         }
     }
 
@@ -244,7 +374,10 @@ public final class OLEDDriver {
         precondition(fb.panelWidth == spec.width && fb.panelHeight == spec.height,
                      "framebuffer \(fb.panelWidth)x\(fb.panelHeight) does not match \(spec.name)")
         var stats = FlushStats()
-        defer { finish(stats) }
+        defer {
+            lastFlush = stats
+            totals += stats
+        }
         let flip = fb.rotation.usesControllerFlip
         if flip != flipped {
             // SSD1306 applies segment remap to subsequent writes only, and the
@@ -259,28 +392,63 @@ public final class OLEDDriver {
         let w = spec.width
         let storage = fb.storage.baseAddress!
 
+        // The shift: a vertical step now, a horizontal one when it costs
+        // little more than this flush sends anyway.
+        var shiftChanged = false
+        if requestedShift.y != appliedShift.y {
+            appliedShift.y = requestedShift.y
+            startLinePending = true
+            shiftChanged = true
+        }
+        if requestedShift.x != appliedShift.x {
+            var take = everything
+            if !take {
+                let now = differences(storage, x: appliedShift.x)
+                take = differences(storage, x: requestedShift.x) <= now + now / 4
+            }
+            if take {
+                appliedShift.x = requestedShift.x
+                shiftChanged = true
+            }
+        }
+        let source: UnsafePointer<UInt8>
+        if appliedShift == .zero {
+            source = storage
+        } else {
+            buildImage(storage)
+            source = UnsafePointer(image)
+        }
+        let dx = appliedShift.x
+
         // Pending window for horizontal addressing.
         var gFirst = -1, gLast = -1, gLo = 0, gHi = 0
-        let overhead = 10   // 6 command bytes, 2 control bytes, 2 address bytes
+        // Bytes a separate window costs beyond its data: commands, control
+        // bytes and address bytes.
+        let overhead = oneTransactionPerWindow ? 14 : 10
 
         for p in 0..<spec.pages {
             var lo: Int, hi: Int
             if everything {
                 lo = 0; hi = w - 1
-            } else if let d = fb.dirtyColumns(page: p) {
-                lo = d.lowerBound; hi = d.upperBound
+            } else {
+                if shiftChanged {
+                    lo = 0; hi = w - 1
+                } else if let d = fb.dirtyColumns(page: p) {
+                    lo = d.lowerBound + dx; hi = min(d.upperBound + dx, w - 1)
+                    if lo > hi { continue }
+                } else {
+                    continue
+                }
                 if compare {
-                    let row = storage + p * w, old = shadow + p * w
+                    let row = source + p * w, old = shadow + p * w
                     while lo <= hi && row[lo] == old[lo] { lo += 1 }
                     while hi >= lo && row[hi] == old[hi] { hi -= 1 }
                     if lo > hi { continue }
                 }
-            } else {
-                continue
             }
             switch spec.addressing {
             case .pageOnly:
-                try sendPage(p, lo, hi, storage, &stats)
+                try sendPage(p, lo, hi, source, &stats)
             case .horizontalWindow:
                 if gFirst >= 0 && p == gLast + 1 {
                     let mLo = min(gLo, lo), mHi = max(gHi, hi)
@@ -291,53 +459,106 @@ public final class OLEDDriver {
                         continue
                     }
                 }
-                if gFirst >= 0 { try sendWindow(gFirst, gLast, gLo, gHi, storage, &stats) }
+                if gFirst >= 0 { try sendWindow(gFirst, gLast, gLo, gHi, source, &stats) }
                 gFirst = p; gLast = p; gLo = lo; gHi = hi
             }
         }
-        if gFirst >= 0 { try sendWindow(gFirst, gLast, gLo, gHi, storage, &stats) }
-        shadow.update(from: storage, count: w * spec.pages)
+        if gFirst >= 0 { try sendWindow(gFirst, gLast, gLo, gHi, source, &stats) }
+        if startLinePending {
+            // Nothing else to send: the start line alone.
+            appendStartLineIfPending()
+            try sendCommands(&stats)
+        }
+        shadow.update(from: source, count: w * spec.pages)
         shadowValid = true
         fb.clearDirty()
         return stats
     }
 
+    /// The RAM column of picture column 0. With the segment remap off (180)
+    /// the visible columns sit at the other end of a wider RAM (SH1106).
+    private var ramColumnOfFirstPixel: Int {
+        flipped ? spec.ramColumns - spec.width - columnOffset : columnOffset
+    }
+
     /// Horizontal addressing: one column/page window, one data run.
     private func sendWindow(_ p0: Int, _ p1: Int, _ lo: Int, _ hi: Int,
-                            _ storage: UnsafePointer<UInt8>, _ stats: inout FlushStats) throws(HALError) {
-        let offset = flipped ? spec.ramColumns - spec.width - columnOffset : columnOffset
-        let c0 = lo + offset, c1 = hi + offset
-        append(0x21); append(UInt8(c0)); append(UInt8(c1))
-        append(0x22); append(UInt8(p0)); append(UInt8(p1))
-        try sendCommands(&stats)
-        let w = spec.width, n = hi - lo + 1
+                            _ source: UnsafePointer<UInt8>, _ stats: inout FlushStats) throws(HALError) {
+        let offset = ramColumnOfFirstPixel
+        var window = ControllerWindow(c0: lo + offset, c1: hi + offset, p0: p0, p1: p1)
+        if oneTransactionPerWindow { window = cheapestWindow(covering: window) }
+        appendStartLineIfPending()
+        if oneTransactionPerWindow {
+            appendWindowCommands(window)
+        } else {
+            append(0x21); append(UInt8(window.c0)); append(UInt8(window.c1))
+            append(0x22); append(UInt8(window.p0)); append(UInt8(window.p1))
+        }
+        let w = spec.width, n = window.columns, first = window.c0 - offset
         let payload: UnsafeRawBufferPointer
         if n == w {
-            // Whole rows: the framebuffer bytes are already in order.
-            payload = UnsafeRawBufferPointer(start: storage + p0 * w, count: (p1 - p0 + 1) * w)
+            // Whole rows: the picture's bytes are already in order.
+            payload = UnsafeRawBufferPointer(start: source + window.p0 * w, count: window.pageCount * w)
         } else {
             var k = 0
-            for p in p0...p1 {
-                (staging + k).update(from: storage + p * w + lo, count: n)
+            for p in window.p0...window.p1 {
+                (staging + k).update(from: source + p * w + first, count: n)
                 k += n
             }
             payload = UnsafeRawBufferPointer(start: staging, count: k)
         }
-        try send(.data, payload, &stats)
+        if oneTransactionPerWindow {
+            try sendCombined(payload, &stats)
+            knownWindow = window
+        } else {
+            try sendCommands(&stats)
+            try send(.data, payload, &stats)
+        }
         stats.windows += 1
-        stats.pages += p1 - p0 + 1
+        stats.pages += window.pageCount
     }
 
-    /// Page addressing: page and start column, then the bytes.
+    /// `change`, or a window the controller already has (in columns, pages
+    /// or both) that contains it, whichever costs fewer bytes: the extra
+    /// data against 6 bytes (3 commands and their control bytes) per
+    /// window command left out.
+    private func cheapestWindow(covering change: ControllerWindow) -> ControllerWindow {
+        guard let known = knownWindow else { return change }
+        let offset = ramColumnOfFirstPixel
+        // The data comes from the picture: only visible columns and pages.
+        let visible = ControllerWindow(c0: offset, c1: offset + spec.width - 1, p0: 0, p1: spec.pages - 1)
+        var best = change, bestCost = windowCost(change, known: known)
+        // Known columns, known pages, or both (no array: flush allocates nothing).
+        for k in 0..<3 {
+            var c = change
+            if k != 1 { c.c0 = known.c0; c.c1 = known.c1 }
+            if k != 0 { c.p0 = known.p0; c.p1 = known.p1 }
+            guard c.contains(change) && visible.contains(c) else { continue }
+            let cost = windowCost(c, known: known)
+            if cost < bestCost { best = c; bestCost = cost }
+        }
+        return best
+    }
+
+    /// Data bytes plus 6 per window command (3 bytes with their control bytes).
+    private func windowCost(_ w: ControllerWindow, known: ControllerWindow) -> Int {
+        w.area + (w.sameColumns(known) ? 0 : 6) + (w.samePages(known) ? 0 : 6)
+    }
+
+    /// Page addressing: page and start column, then the bytes. The column's
+    /// high nibble is left out when the pointer already has it (the page
+    /// command does not move the column).
     private func sendPage(_ p: Int, _ lo: Int, _ hi: Int,
-                          _ storage: UnsafePointer<UInt8>, _ stats: inout FlushStats) throws(HALError) {
-        // With the segment remap off (180) the visible window sits at the
-        // other end of the 132-column RAM.
-        let offset = flipped ? spec.ramColumns - spec.width - columnOffset : columnOffset
-        let c = lo + offset
-        append(0xB0 | UInt8(p)); append(UInt8(c & 0x0F)); append(0x10 | UInt8(c >> 4))
+                          _ source: UnsafePointer<UInt8>, _ stats: inout FlushStats) throws(HALError) {
+        let c = lo + ramColumnOfFirstPixel
+        appendStartLineIfPending()
+        append(0xB0 | UInt8(p)); append(UInt8(c & 0x0F))
+        if knownColumn.map({ $0 >> 4 != c >> 4 }) ?? true { append(0x10 | UInt8(c >> 4)) }
         try sendCommands(&stats)
-        try send(.data, UnsafeRawBufferPointer(start: storage + p * spec.width + lo, count: hi - lo + 1), &stats)
+        try send(.data, UnsafeRawBufferPointer(start: source + p * spec.width + lo, count: hi - lo + 1), &stats)
+        // The pointer stops at the RAM's last column: past it, unknown.
+        let next = c + hi - lo + 1
+        knownColumn = next < spec.ramColumns ? next : nil
         stats.windows += 1
         stats.pages += 1
     }

@@ -111,10 +111,12 @@ public enum I2CErrorHints {
 /// write messages: each `writeMessage` is one transaction.
 ///
 /// Plain I2C adapters get each message as one `I2C_RDWR` message of up to
-/// `maxMessageLength` bytes (4096 by default: a full 1024-byte frame and its
-/// control byte are one transaction). Adapters without `I2C_FUNC_I2C` fall back
-/// to SMBus "I2C block write": the message's first byte is the SMBus command
-/// byte and at most 32 data bytes follow, the same bytes on the wire.
+/// `maxMessageLength` bytes (4096 by default: a full 1024-byte frame with its
+/// control byte and the window commands before it, 1,037 bytes, is one
+/// transaction; the driver needs 1,039 for its one-transaction windows).
+/// Adapters without `I2C_FUNC_I2C` fall back to SMBus "I2C block write": the
+/// message's first byte is the SMBus command byte and at most 32 data bytes
+/// follow, the same bytes on the wire.
 public final class I2CDevice: I2CTransport {
     public enum Mode: Sendable, Equatable {
         /// I2C_RDWR messages of up to `maxMessageLength` bytes.

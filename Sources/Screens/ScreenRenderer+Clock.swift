@@ -1,21 +1,20 @@
 import Graphics
 
 extension ScreenRenderer {
-    /// The idle face: the time in the large font at twice its size, the
+    /// The idle face: the time in seven-segment digits (`ClockDigits`), the
     /// date, the Bluetooth state and the unread count. No status bar.
+    ///
+    /// The digits sit inside display pages 0...2 (rows 0...23) on both
+    /// panels, so a minute tick touches at most 3 pages and only the
+    /// columns of the digits that changed.
     func drawIdleClock(_ status: StatusInfo, into fb: Framebuffer) {
-        appendTime(status.time, to: scratch.clear())
-        let scale = 2
-        let timeWidth = bigTextWidth(scratch.bytes, scale: scale)
-        let inkHeight = (digitInkTop - digitInkBottom + 1) * scale
+        let digits = ClockDigits.idle
+        let timeWidth = digits.timeWidth
         if isCompact {
-            // 128x32: the time fills the height on the left; weekday, day and
-            // the state glyphs stack on the right.
-            let inkY = (height - inkHeight) / 2
-            drawBig(scratch.bytes, x: 1, inkTop: inkY, scale: scale, into: fb)
-            // The column right of the time: weekday, then day and Bluetooth
-            // state, then the unread count.
-            let column = timeWidth + 4
+            // 128x32: the time on the left; weekday, day and the state glyphs
+            // stack on the right.
+            drawBigTime(status.time, x: 2, top: 1, into: fb)
+            let column = timeWidth + 8
             if let t = status.time {
                 scratch.clear()
                 DateText.appendWeekday(DateText.weekday(t), to: scratch)
@@ -29,59 +28,47 @@ extension ScreenRenderer {
         }
         // 128x64: time centred at the top, the date under it, state glyphs
         // along the bottom.
-        let inkY = 5
-        drawBig(scratch.bytes, x: (width - timeWidth) / 2, inkTop: inkY, scale: scale, into: fb)
+        let top = 1
+        drawBigTime(status.time, x: (width - timeWidth) / 2, top: top, into: fb)
         if let t = status.time {
             scratch.clear()
             DateText.appendWeekday(DateText.weekday(t), to: scratch)
             scratch.append(" ").append(decimal: t.day).append(" ")
             DateText.appendMonth(t.month, to: scratch)
-            line(fb, scratch.bytes, fonts.body, x: 0, baseline: inkY + inkHeight + 14, maxWidth: width, alignment: .center)
+            line(fb, scratch.bytes, fonts.body, x: 0, baseline: top + digits.height + 16, maxWidth: width, alignment: .center)
         }
         drawLinkGlyph(status.link, rightEdge: 11, top: height - 10, healthMarkOnRight: true, into: fb)
         drawUnread(status.unread, rightEdge: width - 2, baseline: height - 2, into: fb)
     }
 
-    // MARK: scaled digits
+    // MARK: the big time
 
-    /// The advance of one character of the big clock: digits keep the
-    /// font's (so the time does not jiggle), ':' is narrowed to its ink.
-    func bigAdvance(_ c: UInt8, scale: Int) -> Int {
-        if c == UInt8(ascii: ":") { return (colonInk.right - colonInk.left + 1 + 4) * scale }
-        return (fonts.large.primary.glyph(for: UInt32(c))?.advance ?? fonts.large.primary.defaultAdvance) * scale
-    }
-
-    func bigTextWidth(_ text: UnsafeRawBufferPointer, scale: Int) -> Int {
-        var w = 0
-        for c in text { w += bigAdvance(c, scale: scale) }
-        return w
-    }
-
-    /// Draws ASCII text from the large font with every pixel `scale` x
-    /// `scale`, the digits' highest ink row at `inkTop`.
-    func drawBig(_ text: UnsafeRawBufferPointer, x: Int, inkTop: Int, scale: Int, into fb: Framebuffer) {
-        let font = fonts.large.primary
-        let baseline = inkTop + digitInkTop * scale
-        let area = font.bitmapArea
-        var pen = x
-        for c in text {
-            guard let g = font.glyph(for: UInt32(c)) else {
-                pen += bigAdvance(c, scale: scale)
-                continue
+    /// Draws "HH:MM" (or "--:--") in `ClockDigits` with its top-left corner
+    /// at (`x`, `top`): segments and the colon, nothing else, so a tick
+    /// changes only the columns of the digits that changed.
+    func drawBigTime(_ time: WallClockTime?, x: Int, top: Int, into fb: Framebuffer) {
+        let digits = ClockDigits.idle
+        var masks: (UInt8, UInt8, UInt8, UInt8) = (ClockDigits.dash, ClockDigits.dash, ClockDigits.dash, ClockDigits.dash)
+        if let t = time {
+            let h = min(max(t.hour, 0), 23), m = min(max(t.minute, 0), 59)
+            masks = (ClockDigits.segments[h / 10], ClockDigits.segments[h % 10],
+                     ClockDigits.segments[m / 10], ClockDigits.segments[m % 10])
+        }
+        for i in 0..<4 {
+            let mask: UInt8
+            switch i {
+            case 0: mask = masks.0
+            case 1: mask = masks.1
+            case 2: mask = masks.2
+            default: mask = masks.3
             }
-            // ':' is drawn from its ink's left edge plus two pixels of space.
-            let shift = c == UInt8(ascii: ":") ? (2 - colonInk.left) * scale : 0
-            let top = baseline - (g.yOffset + g.height) * scale
-            for row in 0..<g.height {
-                for col in 0..<g.width {
-                    let bit = row * g.width + col
-                    if area[g.bitmapOffset + (bit >> 3)] & (0x80 >> UInt8(bit & 7)) != 0 {
-                        fill(fb, Rect(x: pen + shift + (g.xOffset + col) * scale, y: top + row * scale,
-                                      width: scale, height: scale))
-                    }
-                }
+            let dx = x + digits.digitX(i)
+            digits.forEachRect(mask) { r in
+                fill(fb, Rect(x: dx + r.x, y: top + r.y, width: r.width, height: r.height))
             }
-            pen += bigAdvance(c, scale: scale)
+        }
+        digits.forEachColonDot { r in
+            fill(fb, Rect(x: x + r.x, y: top + r.y, width: r.width, height: r.height))
         }
     }
 }

@@ -450,10 +450,15 @@ public final class DisplayEmulator {
         if entireDisplayOn { return true }
         let segment = panel.firstSegment + (panel.width - 1 - x)
         let com = panel.height - 1 - y
-        let row = comScanReversed ? multiplex - 1 - com : com
+        let scan = comScanReversed ? multiplex - 1 - com : com
+        // The display offset (0xD3) moves the `multiplex` active rows along
+        // the COM outputs (SSD1306 Table 10-1): COM k shows row k + offset,
+        // and a COM whose row is past the multiplex ratio stays dark. The
+        // start line (0x40 | n) says which RAM row is row 0, wrapping at 64.
+        let row = (scan + displayOffset) & 63
         var lit = false
-        if row >= 0 && row < multiplex {
-            let line = (row + startLine + displayOffset) & 63
+        if scan >= 0 && row < multiplex {
+            let line = (row + startLine) & 63
             let c: Int
             switch panel.chip {
             case .sh1106: c = segmentRemap ? ramColumns - 1 - segment : segment

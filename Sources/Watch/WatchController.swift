@@ -51,6 +51,14 @@ public final class WatchController: WatchModelSink {
     public let framebuffer: Framebuffer
     public let driver: OLEDDriver
     public let motor: MotorController?
+    /// The display bus as the driver counted it (every byte it sent).
+    public var displayBus: DisplayBusCounters {
+        DisplayBusCounters(
+            bytes: driver.totals.busBytes, transactions: driver.totals.transactions,
+            lastFlushBytes: driver.lastFlush.busBytes, lastFlushTransactions: driver.lastFlush.transactions)
+    }
+    /// The panel's transport (the simulated board's emulated bus counts too).
+    public var displayTransport: any I2CTransport { driver.transport }
 
     private let loop: any EventLoop
     private let logger: Logger
@@ -344,9 +352,12 @@ public final class WatchController: WatchModelSink {
         renderPending = false
         let status = StatusInfo(time: currentTime(), link: model.link, unread: model.unread)
         renderer.render(
-            model.screen, status: status, notifications: model.notifications, into: framebuffer, shift: model.pixelShift,
+            model.screen, status: status, notifications: model.notifications, into: framebuffer,
             callNotice: model.callNotice)
         guard model.displayPower != .off else { return }
+        // The controller moves the picture against burn-in (a vertical step
+        // is one command; a horizontal one goes with the next screen change).
+        driver.setShift(PanelShift(x: model.pixelShift.x, y: model.pixelShift.y))
         do {
             _ = try driver.flush(framebuffer)
             if displayFailing {

@@ -16,7 +16,8 @@ import Screens
 /// from its `NotificationConsumer` (counts, flags, list order).
 ///
 /// The rules are split by concern: WatchModel+Navigation (buttons, list and
-/// detail), +Calls, +Pairing, +DisplayPower, +BurnInShift, +DisconnectAlert.
+/// detail), +Calls, +Pairing, +DisplayPower, +BurnInShift, +PopUp,
+/// +DisconnectAlert.
 ///
 /// A disconnect does not wipe the list: the last phone's store stays the
 /// one shown (its notifications kept as "from the previous session") and
@@ -60,6 +61,11 @@ public final class WatchModel {
     /// takes the screen once the pre-existing announcements settle.
     var callInProgress: NotificationUID?
     var callInProgressDeadline: MonotonicInstant?
+
+    // Pop-ups (WatchModel+PopUp).
+    /// The new alert whose pop-up waits for its attributes.
+    public internal(set) var pendingPopUp: NotificationUID?
+    var popUpDeadline: MonotonicInstant?
 
     // Pairing (WatchModel+Pairing).
     /// A passkey is on screen and its request waits for an answer.
@@ -159,6 +165,7 @@ public final class WatchModel {
     /// The store was emptied (a new phone, the session ended, the link
     /// went): nothing is unread, and no call in progress is waiting.
     func notificationsCleared() {
+        cancelPopUp()
         unreadNotifications.removeAll()
         callInProgress = nil
         callInProgressDeadline = nil
@@ -177,7 +184,11 @@ public final class WatchModel {
         switch event {
         case .notificationAdded(let info):
             notificationAdded(info, now: now)
-        case .notificationModified, .attributesReady:
+        case .notificationModified:
+            requestRender()
+        case .attributesReady(let uid, _):
+            // A pop-up waiting for them is drawn when it opens, not before.
+            if pendingPopUp == uid { return popUpAttributesArrived(uid, now: now) }
             requestRender()
         case .notificationRemoved(let uid, .reannounced(let same)):
             // A kept notification announced again: it is that one now.
@@ -185,6 +196,7 @@ public final class WatchModel {
             clampSelection()
             requestRender()
         case .notificationRemoved(let uid, _):
+            if pendingPopUp == uid { cancelPopUp() }
             unreadNotifications.remove(uid)
             if callInProgress == uid { callInProgress = nil }
             if activeCall == uid { endCall(now: now) }
@@ -208,9 +220,9 @@ public final class WatchModel {
     }
 
     /// The session ended (unsubscribed, ANCS gone, re-subscribing): its
-    /// UIDs are void; what it showed is kept as "from the previous session"
-    /// under the watch's own UIDs, so the list stays (a detail goes back to
-    /// it) and a call screen goes.
+    /// UIDs are void. For a re-subscription what it showed is kept as "from
+    /// the previous session" under the watch's own UIDs, so the list stays
+    /// (a detail goes back to it); ANCS gone leaves nothing. A call screen goes.
     private func sessionEnded(now: MonotonicInstant) {
         endCall(now: now)
         notificationsCleared()
@@ -252,10 +264,11 @@ public final class WatchModel {
         } else if info.shouldAlert {
             if info.flags.contains(.important) { wake(now: now) }
             if let pattern = policy.pattern(for: info) { sink?.watchPlay(pattern) }
-            // A new alert pops up unless a call or a passkey has the screen.
+            // A new alert pops up unless a call or a passkey has the screen;
+            // it is drawn when it opens (WatchModel+PopUp).
             if activeCall == nil && !isAwaitingPairingAnswer {
-                listSelection = 0
-                openDetail(info.uid)
+                popUpRequested(info.uid, now: now)
+                if pendingPopUp == info.uid { return }
             }
         }
         requestRender()
@@ -271,20 +284,20 @@ public final class WatchModel {
     // MARK: - Time
 
     /// When `handleDeadline` must run next: display dim / off, the pairing
-    /// timeout, a call in progress settling, the next burn-in shift. nil
+    /// timeout, a call in progress settling, a pop-up's wait, the next burn-in shift. nil
     /// when nothing is timed.
     public var nextDeadline: MonotonicInstant? {
         earliest(
             earliest(
                 earliest(earliest(dimDeadline, offDeadline), earliest(pairingDeadline, shiftDeadline)),
-                callInProgressDeadline),
+                earliest(callInProgressDeadline, popUpDeadline)),
             disconnectAlertDeadline)
     }
 
     /// Runs whatever is due at `now`, earliest first (as separate timers would).
     public func handleDeadline(now: MonotonicInstant) {
         while let due = nextDeadline, due <= now {
-            // Ties go dim, off, pairing, call in progress, disconnect alert, shift.
+            // Ties go dim, off, pairing, call in progress, pop-up, disconnect alert, shift.
             if dimDeadline == due {
                 dimDeadlinePassed()
             } else if offDeadline == due {
@@ -293,6 +306,8 @@ public final class WatchModel {
                 pairingTimedOut(now: now)
             } else if callInProgressDeadline == due {
                 callInProgressSettled(now: now)
+            } else if popUpDeadline == due {
+                popUpDeadlinePassed(now: now)
             } else if disconnectAlertDeadline == due {
                 disconnectAlertDue(now: now)
             } else {

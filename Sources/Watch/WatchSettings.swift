@@ -12,6 +12,9 @@ public struct WatchSettings: Sendable {
     public var dimContrast: UInt8 = 0x08
     /// Move static content by a pixel this often (OLED burn-in protection).
     public var pixelShiftInterval: Duration = .seconds(180)
+    /// How long a new alert's pop-up waits for its attributes before it
+    /// opens with what has arrived (WatchModel+PopUp); zero opens it at once.
+    public var popUpWait: Duration = .milliseconds(150)
     /// How long a pairing request waits for a button before it is rejected.
     public var pairingTimeout: Duration = .seconds(30)
     /// A call already ringing when the phone connects (flagged PreExisting)

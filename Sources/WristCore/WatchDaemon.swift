@@ -2,7 +2,6 @@ import LinuxLoop
 import ANCS
 import BoardConfig
 import Display
-import Foundation
 import GATT
 import Graphics
 import HAL
@@ -37,6 +36,9 @@ public final class WatchDaemon {
         public var keepPowerSettings = false
         /// Where bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore).
         public var stateDirectory: String?
+        /// sd_notify's socket and the watchdog timeout (tests); by default
+        /// `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`, as systemd sets them.
+        public var systemdNotify: (socket: String, watchdogTimeout: Duration?)?
         public init() {}
     }
 
@@ -109,7 +111,9 @@ public final class WatchDaemon {
     private var phoneLinkFailure: WristCoreFailure?
     private var phoneLinkReady = false
     private var running = false
-    private var systemd: SystemdNotifier?
+    private var systemd: SystemdSupervisor?
+    /// The phone link's last status, for STATUS= (with the ANCS health).
+    private var phoneLinkStatus: String?
     private var loop: EpollLoop?
 
     /// Opens the devices and starts the watch on `loop` without running it
@@ -134,10 +138,13 @@ public final class WatchDaemon {
             watch.model.disconnectAlertDelay = board.bluetooth.disconnectAlert
             buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
             if let path = try Self.endpointPath(options.harnessEndpoint, flag: "--harness") {
-                harness = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: harnessHooks(watch))
+                let server = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: harnessHooks(watch))
+                harness = server
                 logger.info("harness listening on unix:\(path)")
+                // Only with a harness; it returns at once while no client follows the motor.
+                motor?.stateHandler = { [weak server] on, at in server?.motorChanged(on: on, at: at) }
             }
-            motor?.stateHandler = { [weak self] on, at in self?.harness?.motorChanged(on: on, at: at) }
+            systemd = makeSystemdSupervisor(loop: loop)
             try startPhone(loop: loop, watch: watch, devices: devices)
             try watch.start(rotation: Rotation(rawValue: d.rotation) ?? .r0)
         } catch {
@@ -150,7 +157,7 @@ public final class WatchDaemon {
     /// Motor off, lines released, panel off, sockets closed. Idempotent.
     public func stop() {
         safeMotorOff()
-        try? systemd?.stopping()
+        systemd?.stopping()
         systemd = nil
         devices?.stopPhoneLink()
         watch?.stop()
@@ -281,6 +288,20 @@ public final class WatchDaemon {
                 self.logger.error("the phone link did not start: shutting down")
                 self.phoneLinkFailure = WristCoreFailure(failure)
                 loop.shutdown()
+            },
+            adapterChanged: { [weak self, unowned watch] present in
+                // No watchdog pings while the adapter is gone (SystemdSupervisor).
+                self?.systemd?.setPhoneLinkHealthy(present)
+                if !present { watch.link = .off }
+                watch.showNotice(present ? "Bluetooth adapter back" : "Bluetooth adapter gone")
+            },
+            statusChanged: { [weak self] text in self?.phoneLinkStatusChanged(text) },
+            failed: { [weak self, unowned loop] why in
+                guard let self else { return }
+                // Exit non-zero (the shutdown steps switch the motor off): systemd restarts the unit.
+                self.logger.error("\(why): shutting down for a restart")
+                self.phoneLinkFailure = WristCoreFailure(why)
+                loop.shutdown()
             }))
     }
 
@@ -344,47 +365,61 @@ extension WatchDaemon {
     /// Where bonds live: --state-dir, else systemd's $STATE_DIRECTORY, else /var/lib/wristcore.
     var stateDirectory: String {
         options.stateDirectory
-            ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+            ?? CurrentProcess.environment("STATE_DIRECTORY")?.split(separator: ":").first.map(String.init)
             ?? BondStore.defaultDirectory
     }
 
-    /// READY=1 once running, WATCHDOG=1 from the loop (a hung loop stops the
-    /// pings and systemd restarts the unit), when started by systemd.
+    /// READY=1 once running, WATCHDOG=1 from the loop while the phone link
+    /// is healthy (a hung loop or a lost adapter stops the pings and systemd
+    /// restarts the unit), when started by systemd.
     func startSystemdNotifications(loop: EpollLoop) {
-        guard let notifier = (try? SystemdNotifier.fromEnvironment()) ?? nil else { return }
-        systemd = notifier
-        try? notifier.ready(status: "running on \(board.name)")
-        if let interval = SystemdNotifier.watchdogPingInterval() {
-            let timer = loop.makeTimer { [weak notifier] in try? notifier?.watchdog() }
-            loop.arm(timer, after: interval, repeating: interval)
-        }
-        startHealthStatus(notifier, loop: loop)
+        systemd?.ready()
+        startHealthStatus(loop: loop)
     }
 
-    /// STATUS= says how the phone link and ANCS are doing (`systemctl status
-    /// wristcore`), refreshed with the watchdog's period (WatchdogSec/2) or
-    /// once a minute, sent only when the text changed.
-    private func startHealthStatus(_ notifier: SystemdNotifier, loop: EpollLoop) {
-        var last = ""
-        let timer = loop.makeTimer { [weak self, weak notifier] in
-            guard let self, let notifier, let watch = self.watch else { return }
-            let text = Self.healthStatus(watch)
-            guard text != last else { return }
-            last = text
-            try? notifier.status(text)
-        }
-        let interval = SystemdNotifier.watchdogPingInterval() ?? .seconds(60)
-        loop.arm(timer, after: .zero, repeating: interval)
+    /// The phone link's own status changed (advertising, connected to ...).
+    func phoneLinkStatusChanged(_ text: String) {
+        phoneLinkStatus = text
+        refreshStatus()
     }
 
-    /// "phone connected, ANCS ok: last notification event 4 min ago, 12
-    /// probes, 0 re-subscriptions (last: probe answered)".
+    /// STATUS= is the phone link's status and, while a phone is connected,
+    /// its ANCS health (`systemctl status wristcore`).
+    func refreshStatus() {
+        guard let systemd else { return }
+        var text = phoneLinkStatus ?? "running on \(board.name)"
+        if let watch, watch.session != nil { text += "; " + Self.healthStatus(watch) }
+        systemd.setStatus(text)  // sent only when it changed
+    }
+
+    /// Refreshes STATUS= with the watchdog's period (or once a minute): the
+    /// age of the last notification event moves on.
+    private func startHealthStatus(loop: EpollLoop) {
+        guard systemd != nil else { return }
+        refreshStatus()
+        let watchdog = options.systemdNotify.map { $0.watchdogTimeout } ?? SystemdNotifier.watchdogTimeout()
+        let interval = watchdog.map { $0 / 2 } ?? .seconds(60)
+        let timer = loop.makeTimer { [weak self] in self?.refreshStatus() }
+        loop.arm(timer, after: interval, repeating: interval)
+    }
+
+    /// "ANCS ok: last notification event 4 min ago, 12 probes (0
+    /// unanswered), 1 re-subscriptions (0 failed), last check: probeAnswered".
     static func healthStatus(_ watch: WatchController) -> String {
         let h = watch.notifications.health
         let age = h.notificationSourceAge(at: watch.now).map { "\($0.components.seconds / 60) min ago" } ?? "none yet"
-        let phone = watch.session == nil ? "waiting for the phone" : "phone connected"
-        let state = watch.session == nil ? "" : ", ANCS \(h.state.rawValue)"
-        return "\(phone)\(state): last notification event \(age), \(h.probes) probes (\(h.probesUnanswered) unanswered), "
+        return "ANCS \(h.state.rawValue): last notification event \(age), \(h.probes) probes (\(h.probesUnanswered) unanswered), "
             + "\(h.resubscribes) re-subscriptions (\(h.resubscribeFailures) failed), last check: \(h.lastResult.rawValue)"
+    }
+
+    /// The supervisor when systemd (or a test, `Options.systemdNotify`) listens.
+    func makeSystemdSupervisor(loop: EpollLoop) -> SystemdSupervisor? {
+        let status = "running on \(board.name)"
+        let lossTimeout = board.bluetooth.adapterLossTimeout
+        guard let given = options.systemdNotify else {
+            return SystemdSupervisor.fromEnvironment(loop: loop, adapterLossTimeout: lossTimeout, status: status)
+        }
+        guard let notifier = try? SystemdNotifier(socket: given.socket) else { return nil }
+        return SystemdSupervisor(notifier: notifier, loop: loop, watchdogTimeout: given.watchdogTimeout, adapterLossTimeout: lossTimeout, status: status)
     }
 }

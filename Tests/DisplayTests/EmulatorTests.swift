@@ -182,3 +182,46 @@ struct EmulatorTests {
         }
     }
 }
+
+@Suite("Display emulator: start line and display offset")
+struct EmulatorScrollRegisterTests {
+    /// An SSD1306 128x64 or 128x32 switched on with RAM row 0 lit in column 0
+    /// (pixel (127 - 0) on the glass with segment remap, so column 127) and
+    /// RAM row 63 lit in column 1.
+    func panel(_ p: EmulatedPanel) throws -> DisplayEmulator {
+        let e = DisplayEmulator(panel: p)
+        let mux: UInt8 = p.height == 64 ? 0x3F : 0x1F
+        let pins: UInt8 = p.height == 64 ? 0x12 : 0x02
+        try e.receive([0x00, 0xA8, mux, 0xDA, pins, 0x8D, 0x14, 0xA1, 0xC8, 0x20, 0x00, 0x21, 0, 127, 0x22, 0, 7])
+        try e.receive([0x40] + [UInt8](repeating: 0, count: 1024))
+        try e.receive([0x00, 0x21, 0, 1, 0x22, 0, 0])
+        try e.receive([0x40, 0x01, 0x00])
+        try e.receive([0x00, 0x21, 0, 1, 0x22, 7, 7])
+        try e.receive([0x40, 0x00, 0x80])
+        try e.receive([0x00, 0xAF])
+        return e
+    }
+
+    @Test("start line 0x40 | n: glass row y shows RAM row y + n, wrapping at 64 rows")
+    func startLine() throws {
+        let e = try panel(.ssd1306_128x64)
+        #expect(e.isLit(x: 0, y: 0) && e.isLit(x: 1, y: 63))
+        try e.receive([0x00, 0x7F])   // start line 63
+        #expect(e.startLine == 63)
+        #expect(e.isLit(x: 0, y: 1) && !e.isLit(x: 0, y: 0))
+        #expect(e.isLit(x: 1, y: 0), "RAM row 63 wraps to the top")
+    }
+
+    @Test("display offset 0xD3 on a 32-row panel: a COM whose row is past the multiplex ratio stays dark")
+    func displayOffsetOnThirtyTwoRows() throws {
+        let e = try panel(.ssd1306_128x32)
+        #expect(e.isLit(x: 0, y: 0))
+        try e.receive([0x00, 0xD3, 63])
+        #expect(e.displayOffset == 63)
+        #expect(e.isLit(x: 0, y: 1) && !e.isLit(x: 0, y: 0))
+        #expect(!e.isLit(x: 1, y: 0), "row 63 is not one of the 32 active rows: dark, not RAM row 63")
+        // The start line instead shows RAM row 63 there.
+        try e.receive([0x00, 0xD3, 0, 0x7F])
+        #expect(e.isLit(x: 1, y: 0) && e.isLit(x: 0, y: 1))
+    }
+}

@@ -110,9 +110,9 @@ struct Rig {
     let fb: Framebuffer
 
     init(_ spec: ControllerSpec, panel: EmulatedPanel, smbusOnly: Bool = false, options: DisplayOptions = DisplayOptions(),
-         rotation: Rotation = .r0) {
+         rotation: Rotation = .r0, maxMessageLength: Int = 4096) {
         self.spec = spec
-        bus = EmulatedI2CDisplay(panel: panel, smbusOnly: smbusOnly)
+        bus = EmulatedI2CDisplay(panel: panel, smbusOnly: smbusOnly, maxMessageLength: maxMessageLength)
         bus.recording = true
         driver = OLEDDriver(spec: spec, transport: bus, options: options)
         fb = Framebuffer(width: spec.width, height: spec.height, rotation: rotation)

@@ -36,7 +36,7 @@ struct ANCSHealthWeekTests {
             let title = "Note \(nextUID)"
             w.phone.perform(.add(SimulatedNotification(
                 uid: nextUID, category: .social, appIdentifier: "com.apple.MobileSMS", title: title,
-                date: "202405\(String(format: "%02d", 1 + Int(when / Self.day)))T120000")))
+                date: "2024050\(1 + Int(when / Self.day))T120000")))
             posted.append(title)
             if w.phone.provider.notifications.count > 8, let oldest = w.phone.provider.notifications.first {
                 w.phone.perform(.remove(uid: oldest.uid))

@@ -91,8 +91,41 @@ final class PhoneStore: ANCSConsumerSink {
         consumer.sessionStarted(now: rig.now)
     }
 
-    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) { controlPointWrites += 1 }
+    /// Control Point writes not answered yet, oldest first.
+    var unanswered: [[UInt8]] = []
+
+    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) {
+        controlPointWrites += 1
+        unanswered.append(Array(command))
+    }
     func ancsEvent(_ event: ANCSEvent) { rig.model.ancsEvent(event, now: rig.now) }
+
+    /// Answers the oldest Control Point write like an iPhone whose
+    /// notifications all come from `app`, named `appName`. Returns what it
+    /// answered ("notification N", "app"), nil when nothing waited.
+    @discardableResult
+    func answer(app: String = "com.example.chat", appName: String = "Chat", title: String = "Lunch?",
+                message: String = "At one, by the river") -> String? {
+        guard !unanswered.isEmpty else { return nil }
+        let bytes = unanswered.removeFirst()
+        guard let command = try? ControlPointCommand(parsing: bytes) else { return "unparsed" }
+        switch command {
+        case .getNotificationAttributes(let uid, let attributes):
+            consumer.controlPointWriteSucceeded(now: rig.now)
+            let values: [UInt8: String] = [0: app, 1: title, 3: message, 4: String(message.utf8.count), 6: "OK", 7: "Clear"]
+            let attrs = attributes.map { EncodedAttribute(id: $0.id, value: Array((values[$0.id] ?? "").utf8)) }
+            consumer.dataSourceReceived(DataSourceResponseEncoder.notificationAttributes(uid: uid, attrs), now: rig.now)
+            return "notification \(uid.rawValue)"
+        case .getAppAttributes(let id, let attributes):
+            consumer.controlPointWriteSucceeded(now: rig.now)
+            consumer.dataSourceReceived(DataSourceResponseEncoder.appAttributes(
+                appIdentifier: id, attributes.map { EncodedAttribute(id: $0.id, value: Array(appName.utf8)) }), now: rig.now)
+            return "app"
+        case .performNotificationAction:
+            consumer.controlPointWriteSucceeded(now: rig.now)
+            return "action"
+        }
+    }
 
     /// One Notification Source notification: EventID, EventFlags, CategoryID,
     /// CategoryCount, NotificationUID (little-endian).
@@ -120,6 +153,9 @@ final class ModelRig {
         s.offAfter = .seconds(30)
         s.pairingTimeout = .seconds(30)
         s.pixelShiftInterval = .seconds(180)
+        // A new alert pops up at once here; its wait for attributes is
+        // WatchModelPopUpTests'.
+        s.popUpWait = .zero
         return s
     }
 

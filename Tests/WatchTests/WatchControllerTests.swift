@@ -106,15 +106,24 @@ import Watch
         let fb = rig.watch.framebuffer
         func image() -> [[Bool]] { (0..<fb.height).map { y in (0..<fb.width).map { x in fb.pixel(x: x, y: y) } } }
         let before = image()
+        let writes = rig.transport.writes
         rig.loop.advance(by: .milliseconds(200))
-        let after = image()
-        #expect(after != before)
-        // The same picture, one pixel to the right.
-        var moved = 0
-        for y in 0..<fb.height {
-            for x in 1..<fb.width where after[y][x] == before[y][x - 1] { moved += 1 }
-        }
-        #expect(moved == (fb.width - 1) * fb.height)
+        // The controller moves the picture, not the renderer: the framebuffer
+        // stays; the step right waits for a screen change (it would rewrite
+        // every lit column of a static screen).
+        #expect(image() == before)
+        #expect(rig.driver.requestedShift == PanelShift(x: 1, y: 0))
+        #expect(rig.driver.appliedShift == .zero)
+        #expect(rig.transport.writes == writes, "nothing resent for it")
+        // The step down is the start line: one transaction.
+        rig.loop.advance(by: .milliseconds(200))
+        #expect(rig.driver.appliedShift == PanelShift(x: 0, y: 1))
+        #expect(rig.transport.writes == writes + 1)
+        #expect(rig.driver.lastFlush.busBytes == 2)
+        // A screen change takes the step right with it.
+        rig.watch.showNotice("Pair again")
+        rig.loop.runDeferred()
+        #expect(rig.driver.appliedShift == PanelShift(x: 1, y: 1))
     }
 
     @Test func pairingRepliesOnceThroughItsClosure() throws {

@@ -39,7 +39,7 @@ import Watch
             for h in stride(from: 0, to: 24, by: 2) {
                 advance(to: d + hour * h)
                 uid += 1
-                phone.post(uid, .init(flags: h % 4 == 0 ? [.important] : [], title: "Day \(day) \(h):00", date: "202405\(10 + day)T\(String(format: "%02d", h))0000"))
+                phone.post(uid, .init(flags: h % 4 == 0 ? [.important] : [], title: "Day \(day) \(h):00", date: "202405\(10 + day)T\(h < 10 ? "0" : "")\(h)0000"))
                 if phone.notifications.count > 10 { phone.remove(phone.notifications[0].uid) }
                 rig.sink.quietHours = h >= 22 || h < 7
                 advance(to: d + hour * h + .seconds(3))

@@ -75,6 +75,7 @@ public enum HarnessJSON {
             ("notifications", "\(watch.notifications.notificationCount)"),
             ("ringing", watch.ringingCall.map { "\($0.rawValue)" } ?? "null"),
             ("motor", string(watch.motor?.isMotorOn == true ? "on" : "off")),
+            ("bus", bus(watch)),
             ("ancs", ancs(watch.notifications.health, now: watch.now)),
         ]
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
@@ -100,5 +101,19 @@ public enum HarnessJSON {
             ("lastResult", string(h.lastResult.rawValue)),
         ]
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// The display bus since the daemon started: bytes after the address
+    /// byte (control bytes, commands, data) and transactions, as the
+    /// emulated bus counted them (the driver's own count on a real board);
+    /// and the last flush's.
+    static func bus(_ watch: WatchController) -> String {
+        var c = watch.displayBus
+        if let emulated = watch.displayTransport as? EmulatedI2CDisplay {
+            c.bytes = emulated.busBytes
+            c.transactions = emulated.transactions
+        }
+        return "{\"bytes\":\(c.bytes),\"transactions\":\(c.transactions),"
+            + "\"lastFlush\":{\"bytes\":\(c.lastFlushBytes),\"transactions\":\(c.lastFlushTransactions)}}"
     }
 }

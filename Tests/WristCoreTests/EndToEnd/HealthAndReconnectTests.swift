@@ -99,8 +99,33 @@ import Watch
         #expect(a["lastResult"] as? String == "resubscribed" || a["lastResult"] as? String == "probeAnswered")
         #expect(a["state"] as? String == "ok")
         let status = WatchDaemon.healthStatus(rig.watch)
-        #expect(status.hasPrefix("phone connected, ANCS ok: last notification event "), "\(status)")
+        #expect(status.hasPrefix("ANCS ok: last notification event "), "\(status)")
         #expect(status.contains("1 re-subscriptions (0 failed)"), "\(status)")
+    }
+
+    /// Item 1: systemd's STATUS= carries the ANCS health while a phone is
+    /// connected, refreshed with the watchdog's period.
+    @Test func systemdStatusCarriesTheHealth() throws {
+        let receiver = AdapterLossDaemonTests.NotifyReceiver()
+        let rig = try SimBoardRig(systemdNotify: (receiver.path, .milliseconds(200)))
+        rig.daemon.startSystemdNotifications(loop: rig.loop)
+        var messages: [String] = []
+        let phone = try rig.connectPhone(Self.phone([Self.anna]))
+        try #require(try rig.run(until: {
+            messages += receiver.drain()
+            return messages.contains { $0.contains("; ANCS ok: last notification event 0 min ago, 0 probes (0 unanswered), 0 re-subscriptions (0 failed), last check: subscribed") }
+        }), "\(messages)")
+        #expect(messages.first?.hasPrefix("READY=1\nSTATUS=") == true)
+        rig.watch.session!.liveness = LivenessPolicy(probeAfterQuiet: .milliseconds(100), resubscribeAfterSilence: nil)
+        try #require(try rig.run(until: {
+            messages += receiver.drain()
+            return messages.contains { $0.hasPrefix("STATUS=") && $0.contains("last check: probeAnswered") }
+        }), "\(messages)")
+        phone.perform(.disconnect)
+        try #require(try rig.run(until: {
+            messages += receiver.drain()
+            return messages.last(where: { $0.hasPrefix("STATUS=") }).map { !$0.contains("ANCS") } ?? false
+        }), "without a phone, the link's status alone: \(messages)")
     }
 
     /// Item 1: a phone that stops answering its Control Point: the probe

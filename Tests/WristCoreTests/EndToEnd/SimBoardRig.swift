@@ -34,7 +34,9 @@ final class SimBoardRig {
 
     /// - Parameter logger: the daemon's logger (default: critical only, or
     ///   debug with WRISTCORE_E2E_LOG set).
-    init(board: Board = BoardLoader.builtInSimulated, settings: WatchSettings = SimBoardRig.settings(), logger: Logger? = nil) throws {
+    /// - Parameter systemdNotify: where sd_notify messages go (as systemd's NOTIFY_SOCKET), and the watchdog timeout.
+    init(board: Board = BoardLoader.builtInSimulated, settings: WatchSettings = SimBoardRig.settings(), logger: Logger? = nil,
+         systemdNotify: (socket: String, watchdogTimeout: Duration?)? = nil) throws {
         directory = "/tmp/wristcore-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         mkdir(directory, 0o700)
         phonePath = directory + "/phone.sock"
@@ -45,6 +47,7 @@ final class SimBoardRig {
         options.harnessEndpoint = "unix:" + harnessPath
         options.settings = settings
         options.keepPowerSettings = true
+        options.systemdNotify = systemdNotify
         var defaultLogger = Logger(label: "e2e")
         defaultLogger.logLevel = ProcessInfo.processInfo.environment["WRISTCORE_E2E_LOG"] != nil ? .debug : .critical
         daemon = WatchDaemon(board: board, logger: logger ?? defaultLogger, options: options)

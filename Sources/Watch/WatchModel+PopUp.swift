@@ -1,0 +1,51 @@
+import ANCS
+import HAL
+
+/// A new alert pops up once, complete: its detail screen opens when the
+/// attributes it shows have arrived (title, message, the app's name) or
+/// `WatchSettings.popUpWait` after it was announced, with what is there by
+/// then. Drawing it at once would draw it twice on the bus, before and after
+/// its fetch. The motor does not wait; a zero wait opens it at once.
+extension WatchModel {
+    /// An alert that pops up: fetch what its screen shows, then open it.
+    func popUpRequested(_ uid: NotificationUID, now: MonotonicInstant) {
+        guard settings.popUpWait > .zero else {
+            listSelection = 0
+            return openDetail(uid)
+        }
+        // The fetch goes ahead of others, its Message included.
+        sink?.watchNotificationShown(uid)
+        pendingPopUp = uid
+        popUpDeadline = now.advanced(by: settings.popUpWait)
+        popUpAttributesArrived(uid, now: now)
+    }
+
+    /// Attributes of `uid` were stored: the pop-up opens if it has all it shows.
+    func popUpAttributesArrived(_ uid: NotificationUID, now: MonotonicInstant) {
+        guard pendingPopUp == uid, let n = notifications.notification(uid), !n.isFetchPending else { return }
+        let waitsForAppName = notifications.configuration.fetchAppNames && n.available.contains(.appIdentifier)
+            && !n.truncated.contains(.appIdentifier) && n.appDisplayNameBytes == nil
+        if !waitsForAppName { openPopUp() }
+    }
+
+    /// The wait is over: the pop-up shows what has arrived.
+    func popUpDeadlinePassed(now: MonotonicInstant) {
+        openPopUp()
+    }
+
+    /// The notification went, the session ended, a call took the screen: no pop-up.
+    func cancelPopUp() {
+        pendingPopUp = nil
+        popUpDeadline = nil
+    }
+
+    private func openPopUp() {
+        guard let uid = pendingPopUp else { return }
+        cancelPopUp()
+        // A call or a passkey that came meanwhile keeps the screen.
+        guard activeCall == nil && !isAwaitingPairingAnswer, notifications.notification(uid) != nil else { return }
+        listSelection = 0
+        screen = .detail(uid, scroll: 0)
+        requestRender()
+    }
+}
