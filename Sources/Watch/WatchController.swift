@@ -359,10 +359,6 @@ public final class WatchController: WatchModelSink {
             callNotice: model.callNotice)
         do {
             _ = try driver.flush(framebuffer)
-            if lightAfterRender {
-                lightAfterRender = false
-                try driver.setDisplayOn(true)
-            }
             if displayFailing {
                 displayFailing = false
                 logger.notice("display answers again")
@@ -370,6 +366,9 @@ public final class WatchController: WatchModelSink {
         } catch {
             displayFailed(error)
         }
+        guard lightAfterRender else { return }
+        lightAfterRender = false
+        do { try driver.setDisplayOn(true) } catch { displayFailed(error) }
     }
 
     private func displayFailed(_ error: HALError) {
