@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "Haptics", targets: ["Haptics"]),
         .library(name: "Screens", targets: ["Screens"]),
         .library(name: "Watch", targets: ["Watch"]),
+        .library(name: "BoardConfig", targets: ["BoardConfig"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -101,7 +102,7 @@ let package = Package(
         .target(
             name: "SimBoard",
             dependencies: [
-                "Watch", "BoardConfig", "PhoneServices", "Decode", "GATT", "ATTCodec", "ANCS", "Screens", "Display", "Graphics",
+                "Watch", "BoardConfig", "PhoneServices", "Decode", "GATT", "ATTCodec", "ANCS", "Screens", "Graphics",
                 "Loop", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -110,7 +111,7 @@ let package = Package(
         .target(
             name: "WristCore",
             dependencies: [
-                "SimBoard", "Watch", "BoardConfig", "Peripheral", "PhoneServices", "Decode", "GATT", "ANCS", "Screens",
+                "SimBoard", "Watch", "BoardConfig", "Peripheral", "PhoneServices", "GATT", "ANCS", "Screens",
                 "Display", "Graphics", "Input", "Haptics", "Loop", "LinuxLoop", "HAL", "LinuxHAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -157,7 +158,7 @@ let package = Package(
                 "LinuxLoop", "LinuxHAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "Haptics", "HAL"]),
+        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "HAL"]),
         .testTarget(
             name: "WatchTests",
             dependencies: [
@@ -169,8 +170,8 @@ let package = Package(
         .testTarget(
             name: "WristCoreTests",
             dependencies: [
-                "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Screens",
-                "Graphics", "Input", "Haptics", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
+                "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ANCS", "Screens",
+                "Graphics", "Haptics", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["EndToEnd/Golden"]),

@@ -5,10 +5,13 @@ Prints every module's dependency closure (from `swift package describe --type
 json`) and fails when:
   - a module outside the platform set (LinuxHAL, LinuxLoop, the WristCore
     composition root, the CLIs, tests) reaches LinuxHAL, LinuxLoop or a C module;
-  - a source file imports a package module its target does not declare;
+  - a source file imports a package module its target does not declare, or a
+    target declares a package module none of its files imports;
   - a file outside the platform set names the concrete loop (EpollLoop) or calls
     a descriptor system call;
   - anything under Fuzz/ is a symbolic link;
+  - a module other than the font tools imports Foundation (the daemon links
+    no Foundation: docs/performance.md, "Footprint");
   - a branch on the board being simulated stands outside the board-devices
     implementations and the one place that chooses them.
 Run from the package root: `python3 Scripts/check-layers.py` (make test runs it).
@@ -17,6 +20,7 @@ Run from the package root: `python3 Scripts/check-layers.py` (make test runs it)
 import json, os, re, subprocess, sys
 
 PLATFORM = {"LinuxHAL", "LinuxLoop", "WristCore", "WristCoreCLI", "wristcore-vm-phone", "wristcore-fonts"}
+FOUNDATION_ALLOWED = {"wristcore-fonts", "FontCompiler"}
 C_MODULES = {"CLinux", "CGPIOD", "CI2C", "CBluetooth"}
 FORBIDDEN = C_MODULES | {"LinuxHAL", "LinuxLoop"}
 # Modules that must stay pure (the list, plus the rest of the library layers).
@@ -60,12 +64,16 @@ def main():
         if t.get("module_type") != "SwiftTarget":
             continue
         allowed = deps[n] | {n}
+        imported = set()
         for src in t.get("sources", []):
             path = os.path.join(t["path"], src)
             text = open(path, encoding="utf-8").read()
             for m in re.findall(r"^(?:@testable )?import (\w+)", text, re.M):
+                imported.add(m)
                 if m in package_modules and m not in allowed:
                     problems.append(f"{path}: imports {m}, which target {n} does not declare")
+            if t["type"] != "test" and n not in FOUNDATION_ALLOWED and re.search(r"^import Foundation", text, re.M):
+                problems.append(f"{path}: imports Foundation (the daemon links none; use the stdlib and LinuxHAL)")
             if n in PLATFORM or t["type"] == "test":
                 continue
             code = re.sub(r"//.*", "", text)
@@ -77,6 +85,10 @@ def main():
                 m = SYSCALL.search(line)
                 if m and "Glibc." in line or (m and re.search(r"^\s*(let|var|_|if|guard|return|while)?.*(?<![.\w])" + re.escape(m.group(1)) + r"\(\s*(fd|raw|socket|descriptor|\d)", line)):
                     problems.append(f"{path}:{line_no}: descriptor call {m.group(1)}() outside LinuxHAL")
+        # C modules are reached through LinuxHAL's imports; only Swift ones are checked.
+        for d in sorted(deps[n] - imported):
+            if d in package_modules and targets[d].get("module_type") == "SwiftTarget":
+                problems.append(f"{t['path']}: target {n} declares {d} but no file imports it")
     for dirpath, dirnames, filenames in os.walk("Fuzz"):
         for f in dirnames + filenames:
             p = os.path.join(dirpath, f)

@@ -102,5 +102,8 @@ public struct InputTiming: Equatable, Sendable {
 public struct BluetoothSettings: Equatable, Sendable {
     public var hciIndex: Int
     public var name: String
+    /// How long the adapter may stay away (unplugged, powered off by another
+    /// program) before the daemon exits for systemd to restart it.
+    public var adapterLossTimeout: Duration = .seconds(120)
     public static let defaults = BluetoothSettings(hciIndex: 0, name: "WristCore")
 }

@@ -1,5 +1,5 @@
 import ANCS
-import Foundation
+import HAL
 import Haptics
 
 /// One problem with a board file: `file:line: field: message`.
@@ -8,7 +8,12 @@ public struct BoardProblem: Equatable, Sendable, CustomStringConvertible {
     public var line: Int
     public var field: String
     public var message: String
-    public var description: String { "\(file):\(line): \(field): \(message)" }
+    /// One line: values in the message are quoted and escaped where they are
+    /// echoed; any control character left (the file name, a field path) is
+    /// escaped here, so no problem can cut or split the report.
+    public var description: String {
+        BoardText.controlsEscaped("\(file):\(line): \(field): \(message)")
+    }
 }
 
 /// Every problem found in a board file (never just the first).
@@ -22,25 +27,50 @@ public enum BoardLoader {
     /// The name that selects the simulated board.
     public static let simulatedBoardName = "sim"
 
+    /// Reads a whole file: its bytes, nil when there is no such file; throws
+    /// when it exists but cannot be read. BoardConfig reads no files itself:
+    /// the composition root passes LinuxHAL's `FileBytes.readIfPresent`
+    /// (WristCore's `BoardLoader.load(path:)` / `load(argument:)` do).
+    public typealias ReadFile = (_ path: String) throws(HALError) -> [UInt8]?
+
+    /// Where `--board sim` looks first, relative to the working directory.
+    public static let simulatedBoardFile = "Boards/sim.json"
+
     /// Loads `--board` ARG: a path, or `sim` (Boards/sim.json when it exists
     /// next to the working directory, else the built-in simulated board).
-    public static func load(argument: String) throws(BoardError) -> Board {
+    public static func load(argument: String, readFile: ReadFile) throws(BoardError) -> Board {
         if argument == simulatedBoardName {
-            if FileManager.default.fileExists(atPath: "Boards/sim.json") { return try load(path: "Boards/sim.json") }
-            return builtInSimulated
+            let bytes: [UInt8]?
+            do { bytes = try readFile(simulatedBoardFile) } catch { throw unreadable(simulatedBoardFile, error) }
+            guard let bytes else { return builtInSimulated }
+            return try parse(bytes, file: simulatedBoardFile)
         }
-        return try load(path: argument)
+        return try load(path: argument, readFile: readFile)
     }
 
-    public static func load(path: String) throws(BoardError) -> Board {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let why = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "no such file"
-            throw BoardError(problems: [BoardProblem(file: path, line: 0, field: "board", message: "\(why); shipped boards are in Boards/ (try --board Boards/rpi-zero2w.json or --board sim)")])
+    public static func load(path: String, readFile: ReadFile) throws(BoardError) -> Board {
+        let bytes: [UInt8]?
+        do { bytes = try readFile(path) } catch { throw unreadable(path, error) }
+        guard let bytes else {
+            throw BoardError(problems: [BoardProblem(file: path, line: 0, field: "board", message: "no such file; \(shippedBoardsHint)")])
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw BoardError(problems: [BoardProblem(file: path, line: 0, field: "board", message: "not UTF-8 text")])
+        return try parse(bytes, file: path)
+    }
+
+    /// Parses a board file's bytes (UTF-8 JSON with comments, a leading
+    /// byte-order mark skipped); `file` names it in problems.
+    public static func parse(_ bytes: [UInt8], file: String) throws(BoardError) -> Board {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw BoardError(problems: [BoardProblem(file: file, line: 0, field: "board", message: "not UTF-8 text")])
         }
-        return try parse(text, file: path)
+        return try parse(text, file: file)
+    }
+
+    static let shippedBoardsHint = "shipped boards are in Boards/ (try --board Boards/rpi-zero2w.json or --board sim)"
+
+    static func unreadable(_ path: String, _ error: HALError) -> BoardError {
+        BoardError(problems: [BoardProblem(file: path, line: 0, field: "board", message: "cannot be read (\(error.reason); check its permissions); \(shippedBoardsHint)")])
     }
 
     public static func parse(_ text: String, file: String) throws(BoardError) -> Board {
@@ -86,7 +116,8 @@ struct BoardValidator {
         }
         var result: [String: (ConfigJSON, Int)] = [:]
         for m in list {
-            let path = field.isEmpty ? m.key : "\(field).\(m.key)"
+            let key = BoardText.escaped(m.key)
+            let path = field.isEmpty ? key : "\(field).\(key)"
             if !allowed.contains(m.key) {
                 problem(m.line, path, "unknown field; allowed: \(allowed.joined(separator: ", "))")
             } else if result[m.key] != nil {
@@ -130,7 +161,7 @@ struct BoardValidator {
         case .string(let s, _) where hexAllowed:
             let lower = s.lowercased()
             if lower.hasPrefix("0x"), let h = Int(lower.dropFirst(2), radix: 16) { n = h } else if let dec = Int(s) { n = dec } else {
-                problem(v.line, path, "\"\(s)\" is not a number; allowed: \(allowed) (decimal, or hex as \"0x3C\")"); return d
+                problem(v.line, path, "\(BoardText.quoted(s)) is not a number; allowed: \(allowed) (decimal, or hex as \"0x3C\")"); return d
             }
         default:
             problem(v.line, path, "expected \(hexAllowed ? "a number or a \"0x..\" string" : "a number"), found \(v.kindName); allowed: \(allowed)")
@@ -152,14 +183,14 @@ struct BoardValidator {
             return d
         }
         guard case .string(let s, _) = v else { problem(v.line, path, "expected a string, found \(v.kindName); allowed: \(allowed)"); return d }
-        guard let e = E(rawValue: s) else { problem(v.line, path, "\"\(s)\" is not a supported \(what); allowed: \(allowed)"); return d }
+        guard let e = E(rawValue: s) else { problem(v.line, path, "\(BoardText.quoted(s)) is not a supported \(what); allowed: \(allowed)"); return d }
         return e
     }
 
     static func show(_ v: ConfigJSON) -> String {
         switch v {
         case .number(_, let t, _): t
-        case .string(let s, _): "\"\(s)\""
+        case .string(let s, _): BoardText.quoted(s)
         default: v.kindName
         }
     }
@@ -273,7 +304,7 @@ struct BoardValidator {
         var quiet: (Int, Int)?
         if let text = string(m, "quietHours", "motor.quietHours", required: nil) {
             quiet = Self.quietHours(text)
-            if quiet == nil { problem(m["quietHours"]!.0.line, "motor.quietHours", "\"\(text)\" is not a time range; allowed: \"HH:MM-HH:MM\", e.g. \"22:00-07:00\"") }
+            if quiet == nil { problem(m["quietHours"]!.0.line, "motor.quietHours", "\(BoardText.quoted(text)) is not a time range; allowed: \"HH:MM-HH:MM\", e.g. \"22:00-07:00\"") }
         }
         let policy = m["vibrate"].map { vibrate($0.0) } ?? .standard
         guard let chip, let line else { return nil }
@@ -317,7 +348,10 @@ struct BoardValidator {
         let parts = text.split(separator: "-")
         guard parts.count == 2 else { return nil }
         func minutes(_ s: Substring) -> Int? {
-            let hm = s.trimmingCharacters(in: .whitespaces).split(separator: ":")
+            var trimmed = s
+            while trimmed.first == " " || trimmed.first == "\t" { trimmed.removeFirst() }
+            while trimmed.last == " " || trimmed.last == "\t" { trimmed.removeLast() }
+            let hm = trimmed.split(separator: ":")
             guard hm.count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0...23).contains(h), (0...59).contains(m) else { return nil }
             return h * 60 + m
         }
@@ -336,27 +370,39 @@ struct BoardValidator {
     }
 
     mutating func bluetooth(_ v: ConfigJSON) -> BluetoothSettings {
-        guard let m = members(v, "bluetooth", allowed: ["hci", "name"]) else { return .defaults }
+        guard let m = members(v, "bluetooth", allowed: ["hci", "name", "adapterLossTimeoutSeconds"]) else { return .defaults }
         let hci = int(m, "hci", "bluetooth.hci", range: 0...63, required: nil, default: 0, allowedText: "an HCI index 0-63 (hci0 is 0)")!
         var name = string(m, "name", "bluetooth.name", required: nil) ?? BluetoothSettings.defaults.name
         let bytes = name.utf8.count
         if bytes == 0 || bytes > 29 {
-            problem(m["name"]!.0.line, "bluetooth.name", "\"\(name)\" is \(bytes) bytes of UTF-8; allowed: 1-29 bytes (it must fit in an advertisement)")
+            problem(m["name"]!.0.line, "bluetooth.name", "\(BoardText.quoted(name)) is \(bytes) bytes of UTF-8; allowed: 1-29 bytes (it must fit in an advertisement)")
             name = BluetoothSettings.defaults.name
         }
-        return BluetoothSettings(hciIndex: hci, name: name)
+        let lossTimeout = int(m, "adapterLossTimeoutSeconds", "bluetooth.adapterLossTimeoutSeconds", range: 5...3600, required: nil,
+                              default: Int(BluetoothSettings.defaults.adapterLossTimeout.components.seconds))!
+        return BluetoothSettings(hciIndex: hci, name: name, adapterLossTimeout: .seconds(lossTimeout))
     }
 
     mutating func checkLinesAreDistinct(buttons: [ButtonWiring], motor: MotorWiring?, m: [String: (ConfigJSON, Int)]) {
-        var used: [String: String] = [:]
-        var users = buttons.map { ("buttons[\($0.role.rawValue)]", "\($0.chip)/\($0.line)") }
-        if let motor { users.append(("motor", "\(motor.chip)/\(motor.line)")) }
-        for (who, key) in users {
-            if let first = used[key] {
+        struct Use: Hashable {
+            var chip: String
+            var line: String
+        }
+        func shown(_ l: LineSelector) -> String {
+            switch l {
+            case .offset(let o): "\(o)"
+            case .name(let n): BoardText.quoted(n)
+            }
+        }
+        var used: [Use: String] = [:]
+        var users = buttons.map { ("buttons[\($0.role.rawValue)]", Use(chip: $0.chip, line: shown($0.line))) }
+        if let motor { users.append(("motor", Use(chip: motor.chip, line: shown(motor.line)))) }
+        for (who, use) in users {
+            if let first = used[use] {
                 let line = (who == "motor" ? m["motor"] : m["buttons"])?.0.line ?? 1
-                problem(line, who == "motor" ? "motor.line" : who, "chip \(key.split(separator: "/").first ?? "") line \(key.split(separator: "/").dropFirst().joined()) is already used by \(first); every button and the motor need their own line")
+                problem(line, who == "motor" ? "motor.line" : who, "chip \(BoardText.quoted(use.chip)) line \(use.line) is already used by \(first); every button and the motor need their own line")
             } else {
-                used[key] = who
+                used[use] = who
             }
         }
     }

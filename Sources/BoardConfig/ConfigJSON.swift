@@ -20,7 +20,7 @@ public indirect enum ConfigJSON: Sendable {
         switch self {
         case .object: "an object"
         case .array: "an array"
-        case .string(let s, _): "the string \"\(s)\""
+        case .string(let s, _): "the string \(BoardText.quoted(s))"
         case .number(_, let t, _): "the number \(t)"
         case .bool(let b, _): "\(b)"
         case .null: "null"
@@ -96,7 +96,7 @@ public struct ConfigJSONParser {
                 let keyLine = line
                 let key = try string()
                 try skipTrivia()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after \"\(key)\"") }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after \(BoardText.quoted(key))") }
                 index += 1
                 let v = try value(depth: depth + 1)
                 members.append((key, v, keyLine))
@@ -145,8 +145,16 @@ public struct ConfigJSONParser {
             guard let d = Double(text) else { throw error("'\(text)' is not a number") }
             return .number(d, text: text, line: startLine)
         default:
-            throw error("unexpected character '\(Unicode.Scalar(bytes[index]))'")
+            throw error("unexpected character '\(character(at: index))'")
         }
+    }
+
+    /// The character starting at byte `i`, escaped (a lone or invalid UTF-8
+    /// byte shows as U+FFFD).
+    private func character(at i: Int) -> String {
+        let end = min(bytes.count, i + 4)
+        let scalar = String(decoding: bytes[i..<end], as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
+        return BoardText.escaped(String(scalar))
     }
 
     private static func isNumberByte(_ c: UInt8) -> Bool {
@@ -195,7 +203,7 @@ public struct ConfigJSONParser {
                     index += 4
                     out.append(contentsOf: Array(String(Character(scalar)).utf8))
                 default:
-                    throw error("unknown escape '\\\(Unicode.Scalar(e))'")
+                    throw error("unknown escape '\\\(character(at: index - 1))'")
                 }
             default:
                 out.append(c)

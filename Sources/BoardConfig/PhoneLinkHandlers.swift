@@ -36,6 +36,15 @@ public struct PhoneLinkHandlers {
     /// Called once when the link accepts phones (nil), or could not start
     /// (why). Bluetooth starts on the loop, after `startPhoneLink` returned.
     public var ready: (_ failure: String?) -> Void
+    /// The link's adapter went away (`present` false: removed, or powered off
+    /// by another program) or came back and accepts phones again (true).
+    public var adapterChanged: (_ present: Bool) -> Void
+    /// What the link is doing, in a line for systemd's STATUS= ("advertising
+    /// as …", "connected to …", "Bluetooth adapter hci0 gone since …").
+    public var statusChanged: (String) -> Void
+    /// The link failed for good after `ready` (the adapter stayed away too
+    /// long ...): the daemon exits non-zero, so systemd restarts it.
+    public var failed: (_ why: String) -> Void
 
     public init(
         linkInUse: @escaping () -> Bool,
@@ -46,7 +55,10 @@ public struct PhoneLinkHandlers {
         pairingEnded: @escaping (_ accepted: Bool) -> Void,
         staleBond: @escaping (BluetoothAddress) -> Void,
         notice: @escaping (String) -> Void = { _ in },
-        ready: @escaping (_ failure: String?) -> Void = { _ in }
+        ready: @escaping (_ failure: String?) -> Void = { _ in },
+        adapterChanged: @escaping (_ present: Bool) -> Void = { _ in },
+        statusChanged: @escaping (String) -> Void = { _ in },
+        failed: @escaping (_ why: String) -> Void = { _ in }
     ) {
         self.linkInUse = linkInUse
         self.connected = connected
@@ -57,5 +69,8 @@ public struct PhoneLinkHandlers {
         self.staleBond = staleBond
         self.notice = notice
         self.ready = ready
+        self.adapterChanged = adapterChanged
+        self.statusChanged = statusChanged
+        self.failed = failed
     }
 }

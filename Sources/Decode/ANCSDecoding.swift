@@ -108,22 +108,24 @@ public enum ANCSDecoding {
 
     /// The list a decoder registers with the assembler for a command: the
     /// wire max length where the command sends one, otherwise no bound
-    /// (the tool shows whatever the phone sent).
-    static func assemblerList(_ attrs: [AttributeRequest]) -> AttributeList {
+    /// (the tool shows whatever the phone sent). MessageSize and the action
+    /// labels are optional, as on the watch: real iPhones may leave them out.
+    static func assemblerList(_ attrs: [AttributeRequest], app: Bool) -> AttributeList {
         var list = AttributeList()
         for a in attrs {
-            list.append(AttributeRequest(id: a.id, maxLength: a.sendsMaxLength ? a.maxLength : UInt16.max, sendsMaxLength: a.sendsMaxLength))
+            list.append(AttributeRequest(
+                id: a.id, maxLength: a.sendsMaxLength ? a.maxLength : UInt16.max, sendsMaxLength: a.sendsMaxLength,
+                isOptional: !app && NotificationAttributeID(rawValue: a.id).isOptional))
         }
         return list
     }
 
-    static func assemblerConfiguration(for list: AttributeList) -> DataSourceAssembler.Configuration {
+    static func assemblerConfiguration() -> DataSourceAssembler.Configuration {
         var c = DataSourceAssembler.Configuration()
-        c.maxPending = 8
+        c.maxPending = 1
         c.appIdentifierCapacity = 1024
         c.valueCapacity = max(1, AttributeList.capacity * Int(UInt16.max))
         c.unrequestedAttributeLimit = Int(UInt16.max)
-        _ = list
         return c
     }
 
@@ -135,26 +137,37 @@ public enum ANCSDecoding {
         /// nil: requested but not (yet) received.
         public var value: [UInt8]?
         public var truncated: Bool
+        /// The phone may leave it out (MessageSize, the action labels).
+        public var isOptional: Bool
+
+        public init(id: UInt8, value: [UInt8]?, truncated: Bool, isOptional: Bool = false) {
+            self.id = id
+            self.value = value
+            self.truncated = truncated
+            self.isOptional = isOptional
+        }
     }
 
     /// Copies a response view out of the assembler's buffers.
     static func attributes(of r: DataSourceResponse) -> [ResponseAttribute] {
         (0..<r.requested.count).map { i in
-            ResponseAttribute(id: r.requested[i].id, value: r.value(at: i).map { Array($0) }, truncated: r.isTruncated(at: i))
+            ResponseAttribute(
+                id: r.requested[i].id, value: r.value(at: i).map { Array($0) }, truncated: r.isTruncated(at: i),
+                isOptional: r.requested[i].isOptional)
         }
     }
 
-    public static func responseRecord(
-        command: CommandID, uid: NotificationUID?, appIdentifier: [UInt8], attributes: [ResponseAttribute], fragments: Int
-    ) -> DecodedRecord {
-        let app = command == .getAppAttributes
+    /// `AppIdentifier="com.apple.MobileSMS", Title missing` and the JSON list.
+    static func attributeList(_ attributes: [ResponseAttribute], app: Bool) -> (text: String, json: DecodeValue) {
         var text: [String] = []
         var json: [DecodeValue] = []
         for a in attributes {
             let name = ANCSNames.attribute(a.id, app: app)
             guard let v = a.value else {
-                text.append("\(name.text) missing")
-                json.append(.object([DecodeField("id", .int(a.id)), DecodeField("name", .string(name.json)), DecodeField("missing", .bool(true))]))
+                text.append(a.isOptional ? "\(name.text) not sent (optional)" : "\(name.text) missing")
+                var f = [DecodeField("id", .int(a.id)), DecodeField("name", .string(name.json)), DecodeField("missing", .bool(true))]
+                if a.isOptional { f.append(DecodeField("optional", .bool(true))) }
+                json.append(.object(f))
                 continue
             }
             var t = "\(name.text)=\(QuotedText.show(v))"
@@ -175,6 +188,13 @@ public enum ANCSDecoding {
             text.append(t)
             json.append(.object(f))
         }
+        return (text.isEmpty ? "no attributes" : text.joined(separator: ", "), .array(json))
+    }
+
+    public static func responseRecord(
+        command: CommandID, uid: NotificationUID?, appIdentifier: [UInt8], attributes: [ResponseAttribute], fragments: Int
+    ) -> DecodedRecord {
+        let (text, json) = attributeList(attributes, app: command == .getAppAttributes)
         let cmd = ANCSNames.command(command.rawValue)
         var subject = ""
         var fields = [DecodeField("command", .string(cmd.json)), DecodeField("command_id", .int(command.rawValue))]
@@ -186,11 +206,11 @@ public enum ANCSDecoding {
             fields.append(DecodeField("app_identifier", .string(String(decoding: appIdentifier, as: UTF8.self))))
         }
         fields.append(DecodeField("fragments", .int(fragments)))
-        fields.append(DecodeField("attributes", .array(json)))
+        fields.append(DecodeField("attributes", json))
         let pieces = fragments == 1 ? "1 fragment" : "\(fragments) fragments"
         return DecodedRecord(
             layer: .ancs, type: "data_source",
-            summary: "Data Source: \(cmd.text) response\(subject) (\(pieces)): \(text.joined(separator: ", "))",
+            summary: "Data Source: \(cmd.text) response\(subject) (\(pieces)): \(text)",
             fields: fields)
     }
 
@@ -211,10 +231,10 @@ public enum ANCSDecoding {
             do { command = try parseCommand(request) } catch { throw DecodeError(error.location, "the --request command: \(error.message)") }
             switch command {
             case .getNotificationAttributes(let u, let attrs):
-                list = assemblerList(attrs)
+                list = assemblerList(attrs, app: false)
                 uid = u
             case .getAppAttributes(let id, let attrs):
-                list = assemblerList(attrs)
+                list = assemblerList(attrs, app: true)
                 appID = id
             case .performNotificationAction:
                 throw .at(0, "the --request command is Perform Notification Action, which has no Data Source response")
@@ -235,7 +255,7 @@ public enum ANCSDecoding {
             appID = layout.appIdentifier
         }
 
-        let assembler = DataSourceAssembler(configuration: assemblerConfiguration(for: list))
+        let assembler = DataSourceAssembler(configuration: assemblerConfiguration())
         var expectError: DataSourceAssembler.ExpectError?
         if let uid {
             do { try assembler.expectNotificationAttributes(uid: uid, attributes: list, tag: 1) } catch { expectError = error }
@@ -257,6 +277,13 @@ public enum ANCSDecoding {
                 }
             }
         }
+        if result == nil, failure == nil {
+            // The phone may leave MessageSize and the action labels out: with
+            // everything else there, the response is complete.
+            assembler.finishWithoutOptionalAttributes { event in
+                if case .response(let r) = event { result = attributes(of: r) }
+            }
+        }
         if let failure {
             if case .attributeTooLong(let id, let length, let limit) = failure,
                 let a = layout.attributes.first(where: { $0.id == id }) {
@@ -268,15 +295,20 @@ public enum ANCSDecoding {
             var missing: [String] = []
             assembler.cancel(tag: 1) { partial in
                 for i in 0..<partial.requested.count where partial.value(at: i) == nil {
-                    missing.append(ANCSNames.attribute(partial.requested[i].id, app: uid == nil).text)
+                    missing.append(missingName(partial.requested[i], app: uid == nil))
                 }
             }
-            if missing.isEmpty { missing = (0..<list.count).map { ANCSNames.attribute(list[$0].id, app: uid == nil).text } }
+            if missing.isEmpty { missing = (0..<list.count).map { missingName(list[$0], app: uid == nil) } }
             throw .at(all.count, "the response is incomplete: still waiting for \(missing.joined(separator: ", ")) (give the remaining fragments)")
         }
         return responseRecord(
             command: uid != nil ? .getNotificationAttributes : .getAppAttributes, uid: uid, appIdentifier: appID,
             attributes: result, fragments: fragments.count)
+    }
+
+    /// `Message`, or `Positive Action Label (optional)`.
+    static func missingName(_ a: AttributeRequest, app: Bool) -> String {
+        ANCSNames.attribute(a.id, app: app).text + (a.isOptional ? " (optional)" : "")
     }
 }
 

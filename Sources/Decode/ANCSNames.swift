@@ -85,29 +85,3 @@ enum ANCSNames {
         }
     }
 }
-
-/// How a text value is shown: quoted with escapes when it is valid UTF-8,
-/// else as hex.
-enum QuotedText {
-    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-        String(validating: bytes, as: UTF8.self) != nil
-    }
-
-    static func show(_ bytes: [UInt8]) -> String {
-        guard let s = String(validating: bytes, as: UTF8.self) else { return "hex:" + HexFormat.compact(bytes) }
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-}

@@ -12,27 +12,44 @@ public final class ATTConversation {
     public private(set) var map = GATTMap()
     /// Outstanding request per requesting side (nil: direction unknown).
     private var pending: [DecodedRecord.Direction?: ATTDecoding.PendingRequest] = [:]
-    private var assembler: DataSourceAssembler?
-    private var nextTag: UInt32 = 1
+    private let dataSource = DataSourceTracker()
     /// The Control Point write waiting for its Write Response / Error Response.
     private var controlPointWriteTag: UInt32?
-    private var dataSourceFragments = 0
+    /// Where the PDU being decoded sits in the capture.
+    private var position: CapturePosition?
 
     public init() {}
 
-    /// Forget the session (disconnection): handles stay valid for a bonded
+    /// Forget the session (disconnection, `reason` says why; nil: the
+    /// capture or the PDUs given end): handles stay valid for a bonded
     /// phone, but UIDs, pending requests and partial responses do not.
-    public func endSession() {
+    /// Returns the Data Source responses this ends: complete ones that
+    /// lacked only optional attributes, and those cut off or never answered.
+    @discardableResult
+    public func endSession(because reason: String?) -> [DecodedRecord] {
         pending = [:]
-        assembler?.reset()
         controlPointWriteTag = nil
-        dataSourceFragments = 0
+        return dataSource.end(because: reason)
+    }
+
+    /// True when a Data Source response lacks only optional attributes,
+    /// which the phone may leave out: `advance` ends it after a quiet period.
+    public var isAwaitingOptionalAttributes: Bool { dataSource.isAwaitingOptionalAttributes }
+
+    /// The capture's clock reached `timeMicroseconds`: a response lacking only
+    /// optional attributes ends once the Data Source has been quiet for the
+    /// watch's own quiet period (250 ms); its record keeps the position of
+    /// the notification that completed it.
+    public func advance(to timeMicroseconds: Int64) -> [DecodedRecord] {
+        dataSource.advance(to: timeMicroseconds)
     }
 
     /// Decodes one PDU sent in `direction`; returns its ATT record and any
     /// ANCS / CTS records it completes. A malformed PDU gives one
-    /// `malformed` record (the conversation goes on).
-    public func decode(_ pdu: [UInt8], direction: DecodedRecord.Direction?) -> [DecodedRecord] {
+    /// `malformed` record (the conversation goes on). `position`: where the
+    /// PDU is in a capture.
+    public func decode(_ pdu: [UInt8], direction: DecodedRecord.Direction?, at position: CapturePosition? = nil) -> [DecodedRecord] {
+        self.position = position
         let requester: DecodedRecord.Direction? = direction?.opposite
         guard let raw = pdu.first else {
             return [malformed("ATT", .at(0, "an ATT PDU has at least 1 byte (the opcode), got none"), direction)]
@@ -131,7 +148,7 @@ public final class ATTConversation {
             controlPointWriteTag = nil
             return []
         case .errorResponse(let e) where map.valueUUID(e.handle) == .ancsControlPoint && e.requestOpcode == ATTOpcode.writeRequest.rawValue:
-            if let tag = controlPointWriteTag { assembler?.cancel(tag: tag) }
+            if let tag = controlPointWriteTag { dataSource.cancel(tag: tag) }
             controlPointWriteTag = nil
             let meaning = ANCSErrorCode(rawValue: e.error.rawValue).map { "\($0)" } ?? "\(e.error)"
             return [stamp(DecodedRecord(
@@ -145,7 +162,7 @@ public final class ATTConversation {
                 return [malformed("ANCS Notification Source", error, direction)]
             }
         case .handleValueNotification(let n) where map.valueUUID(n.handle) == .ancsDataSource:
-            return dataSource(n.value, direction)
+            return dataSource.feed(n.value, at: position, direction: direction)
         case .handleValueNotification(let n) where map.valueUUID(n.handle) == .currentTime:
             return currentTime(Array(n.value), direction)
         case .readResponse(let r) where request.flatMap { $0.handle }.flatMap(map.valueUUID) == .currentTime:
@@ -171,54 +188,8 @@ public final class ATTConversation {
         } catch {
             return [malformed("ANCS Control Point", error, direction)]
         }
-        let tag = nextTag
-        nextTag &+= 1
-        let assembler = self.assembler ?? DataSourceAssembler(configuration: ANCSDecoding.assemblerConfiguration(for: AttributeList()))
-        self.assembler = assembler
-        switch command {
-        case .getNotificationAttributes(let uid, let attrs):
-            try? assembler.expectNotificationAttributes(uid: uid, attributes: ANCSDecoding.assemblerList(attrs), tag: tag)
-        case .getAppAttributes(let appID, let attrs):
-            _ = appID.withUnsafeBytes { b in
-                try? assembler.expectAppAttributes(appIdentifier: b, attributes: ANCSDecoding.assemblerList(attrs), tag: tag)
-            }
-        case .performNotificationAction:
-            break
-        }
+        let (tag, records) = dataSource.expect(command, at: position, direction: direction)
         if withResponse { controlPointWriteTag = tag }
-        return [stamp(ANCSDecoding.record(command), direction)]
-    }
-
-    private func dataSource(_ value: UnsafeRawBufferPointer, _ direction: DecodedRecord.Direction?) -> [DecodedRecord] {
-        dataSourceFragments += 1
-        guard let assembler else {
-            return [stamp(unmatched(value.count, "no Control Point command seen (the capture started mid-session?)"), direction)]
-        }
-        var out: [DecodedRecord] = []
-        assembler.feed(value) { event in
-            switch event {
-            case .response(let r):
-                let appID = Array(r.appIdentifier)
-                out.append(stamp(ANCSDecoding.responseRecord(
-                    command: r.command, uid: r.uid, appIdentifier: appID,
-                    attributes: ANCSDecoding.attributes(of: r), fragments: dataSourceFragments), direction))
-                dataSourceFragments = 0
-            case .failed(_, let e):
-                out.append(stamp(DecodedRecord(
-                    layer: .ancs, type: "data_source_error", summary: "Data Source: malformed response: \(e)",
-                    fields: [DecodeField("error", .string(e.description))]), direction))
-                dataSourceFragments = 0
-            case .discarded(let e):
-                out.append(stamp(unmatched(value.count, e.description), direction))
-                dataSourceFragments = 0
-            }
-        }
-        return out
-    }
-
-    private func unmatched(_ count: Int, _ why: String) -> DecodedRecord {
-        DecodedRecord(
-            layer: .ancs, type: "data_source_unmatched", summary: "Data Source: \(count) bytes not decoded: \(why)",
-            fields: [DecodeField("length", .int(count)), DecodeField("reason", .string(why))])
+        return [stamp(ANCSDecoding.record(command), direction)] + records
     }
 }

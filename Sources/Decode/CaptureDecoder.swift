@@ -28,6 +28,7 @@ public struct CaptureDecoder {
         let file = try CaptureFile.parse(bytes)
         var state = State(side: side)
         for p in file.packets { state.handle(p) }
+        state.finish()
         return CaptureDecoding(format: file.format, records: state.records, error: file.error)
     }
 
@@ -53,11 +54,38 @@ public struct CaptureDecoder {
             (sent == (side == .watch)) ? .watchToPhone : .phoneToWatch
         }
 
+        /// Appends a record of packet `p`. A record that already has its
+        /// packet (a Data Source response found complete later, when the
+        /// phone had left optional attributes out) keeps it, and `finish`
+        /// moves it back to where that packet's records are.
         mutating func emit(_ r: DecodedRecord, _ p: CaptureFile.Packet) {
             var r = r
-            r.packet = p.record
-            r.timeMicroseconds = p.timeMicroseconds
+            if r.packet == nil {
+                r.packet = p.record
+                r.timeMicroseconds = p.timeMicroseconds
+            }
             records.append(r)
+        }
+
+        /// The end of the capture: responses still waiting for optional
+        /// attributes end there, those cut off are reported, and records are
+        /// put in packet order (records with no packet, about the end of the
+        /// capture itself, last).
+        mutating func finish() {
+            for link in conversations.keys.sorted(by: { ($0.controller, $0.handle) < ($1.controller, $1.handle) }) {
+                records += conversations[link]!.endSession(because: nil)
+            }
+            var sorted = true
+            var last = 0
+            for r in records {
+                let packet = r.packet ?? Int.max
+                if packet < last { sorted = false; break }
+                last = packet
+            }
+            guard !sorted else { return }
+            records = records.enumerated()
+                .sorted { ($0.element.packet ?? Int.max, $0.offset) < ($1.element.packet ?? Int.max, $1.offset) }
+                .map(\.element)
         }
 
         mutating func malformed(_ what: String, _ message: String, _ p: CaptureFile.Packet, direction: DecodedRecord.Direction? = nil) {
@@ -67,6 +95,11 @@ public struct CaptureDecoder {
         }
 
         mutating func handle(_ p: CaptureFile.Packet) {
+            // A response that waits only for optional attributes ends once
+            // the Data Source has been quiet long enough, as on the watch.
+            for conversation in conversations.values where conversation.isAwaitingOptionalAttributes {
+                for r in conversation.advance(to: p.timeMicroseconds) { emit(r, p) }
+            }
             switch p.kind {
             case .aclSent, .aclReceived: acl(p, sent: p.kind == .aclSent)
             case .event: event(p)
@@ -120,7 +153,9 @@ public struct CaptureDecoder {
             case 0x0004:
                 let conversation = conversations[link] ?? ATTConversation()
                 conversations[link] = conversation
-                for r in conversation.decode(payload, direction: dir) { emit(r, p) }
+                for r in conversation.decode(payload, direction: dir, at: CapturePosition(packet: p.record, timeMicroseconds: p.timeMicroseconds)) {
+                    emit(r, p)
+                }
             case 0x0006:
                 emit(SMPNames.record(payload, direction: dir), p)
             case 0x0005:
@@ -138,39 +173,60 @@ public struct CaptureDecoder {
 
         // MARK: events
 
+        /// The events shown, with the parameter bytes each needs (every
+        /// index read below is inside them; shorter ones are reported).
         mutating func event(_ p: CaptureFile.Packet) {
             let d = p.data
-            guard d.count >= 2, d.count - 2 == Int(d[1]) else { return }
+            guard let code = d.first else { return }
+            let subevent = d.count >= 3 ? d[2] : nil
+            let name: String
+            let needed: Int
+            switch code {
+            case 0x05: (name, needed) = ("Disconnection Complete", 4)
+            case 0x08: (name, needed) = ("Encryption Change", 4)
+            case 0x3E where subevent == 0x01: (name, needed) = ("LE Connection Complete", 19)
+            case 0x3E where subevent == 0x0A: (name, needed) = ("LE Enhanced Connection Complete", 31)
+            default: return  // not shown
+            }
+            guard d.count >= 2, !p.isCut, d.count - 2 == Int(d[1]) else {
+                let got = d.count >= 2 ? "the header says \(d[1]) parameter bytes, the packet has \(d.count - 2)" : "the event has no parameter length"
+                return malformed("HCI \(name)", "\(got)\(p.isCut ? " (the capture kept only \(d.count) bytes)" : "")", p)
+            }
+            guard d.count - 2 >= needed else {
+                return malformed("HCI \(name)", "\(d.count - 2) parameter bytes, the event has \(needed)", p)
+            }
             func u16(_ o: Int) -> UInt16 { UInt16(d[o]) | UInt16(d[o + 1]) << 8 }
-            switch d[0] {
-            case 0x05 where d.count >= 6:  // Disconnection Complete
+            switch code {
+            case 0x05:  // status 2, handle 3-4, reason 5
                 let handle = u16(3) & 0x0FFF
                 let link = LinkKey(controller: p.controller, handle: handle)
-                conversations[link]?.endSession()
+                for r in conversations[link]?.endSession(because: "the link closed") ?? [] { emit(r, p) }
                 partial[FragmentKey(link: link, sent: true)] = nil
                 partial[FragmentKey(link: link, sent: false)] = nil
                 emit(DecodedRecord(
                     layer: .hci, type: "disconnection_complete",
                     summary: "Disconnection Complete handle \(HexFormat.handle(handle)), status \(HexFormat.byteValue(d[2])), reason \(HexFormat.byteValue(d[5]))\(HCIReasons.name(d[5]).map { " (\($0))" } ?? "")",
                     fields: [DecodeField("handle", .int(handle)), DecodeField("status", .int(d[2])), DecodeField("reason", .int(d[5]))]), p)
-            case 0x08 where d.count >= 6:  // Encryption Change
+            case 0x08:  // status 2, handle 3-4, enabled 5
                 let handle = u16(3) & 0x0FFF
                 emit(DecodedRecord(
                     layer: .hci, type: "encryption_change",
                     summary: "Encryption Change handle \(HexFormat.handle(handle)), status \(HexFormat.byteValue(d[2])), encryption \(d[5] != 0 ? "on" : "off")",
                     fields: [DecodeField("handle", .int(handle)), DecodeField("status", .int(d[2])), DecodeField("encrypted", .bool(d[5] != 0))]), p)
-            case 0x3E where d.count >= 13 && (d[2] == 0x01 || d[2] == 0x0A):  // LE (Enhanced) Connection Complete
+            default:  // LE (Enhanced) Connection Complete: subevent 2, status 3, handle 4-5, role 6, peer type 7, peer 8-13
                 let handle = u16(4) & 0x0FFF
                 let role = d[6] == 0 ? "central" : "peripheral"
-                let address = (7..<13).reversed().map { HexFormat.byte(d[$0 + 1]) }.joined(separator: ":")
+                let address = (8..<14).reversed().map { HexFormat.byte(d[$0]) }.joined(separator: ":")
                 let link = LinkKey(controller: p.controller, handle: handle)
-                if d[3] == 0 { conversations[link] = ATTConversation() }
+                if d[3] == 0 {
+                    // A new link on a handle still open in the capture: its disconnection was not captured.
+                    for r in conversations[link]?.endSession(because: "a new connection took its handle") ?? [] { emit(r, p) }
+                    conversations[link] = ATTConversation()
+                }
                 emit(DecodedRecord(
                     layer: .hci, type: "le_connection_complete",
                     summary: "LE Connection Complete handle \(HexFormat.handle(handle)), status \(HexFormat.byteValue(d[3])), local role \(role), peer \(address)",
                     fields: [DecodeField("handle", .int(handle)), DecodeField("status", .int(d[3])), DecodeField("role", .string(role)), DecodeField("peer", .string(address))]), p)
-            default:
-                break
             }
         }
     }

@@ -11,9 +11,13 @@ public enum DecodeTime {
     public static let btsnoopEpochOffset: Int64 = 0x00DC_DDB3_0F2F_8000
 
     /// Microseconds since 1970-01-01T00:00:00Z of a btsnoop record's
-    /// timestamp (unsigned on the wire; past Int64 it wraps, never traps).
+    /// timestamp. Unsigned on the wire: the difference is taken without
+    /// leaving UInt64, and the few timestamps too late for Int64 (after
+    /// year 294,000) give Int64.max rather than wrapping to a date before 1970.
     public static func unixMicroseconds(btsnoop timestamp: UInt64) -> Int64 {
-        Int64(bitPattern: timestamp) &- btsnoopEpochOffset
+        let offset = UInt64(btsnoopEpochOffset)
+        if timestamp >= offset { return Int64(clamping: timestamp - offset) }
+        return -Int64(offset - timestamp)  // offset - timestamp ≤ offset < Int64.max
     }
 
     /// `18:30:05.000120`

@@ -135,7 +135,7 @@ public indirect enum DecodeValue: Equatable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):  // C1 too: lines may reach a terminal
                 let h = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
             default: out.unicodeScalars.append(scalar)

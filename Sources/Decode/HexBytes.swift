@@ -4,11 +4,14 @@ public enum HexBytes {
     public static func parse(_ text: String) throws(WristCoreFailure) -> [UInt8] {
         var digits: [UInt8] = []
         var offset = 0
-        for c in text.utf8 {
+        for c in text.unicodeScalars {
             defer { offset += 1 }
-            if c == UInt8(ascii: " ") || c == UInt8(ascii: ":") || c == UInt8(ascii: ",") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\t") { continue }
-            guard let v = hexValue(c) else {
-                throw WristCoreFailure("'\(Character(Unicode.Scalar(c)))' at character \(offset) is not a hex digit", exitCode: WristCoreExit.usageOrConfiguration)
+            if c == " " || c == ":" || c == "," || c == "\n" || c == "\t" { continue }
+            guard c.isASCII, let v = hexValue(UInt8(c.value)) else {
+                // Echoed escaped: what was typed may be a control character.
+                throw WristCoreFailure(
+                    "'\(QuotedText.escaped(String(c)))' at character \(offset) is not a hex digit",
+                    exitCode: WristCoreExit.usageOrConfiguration)
             }
             digits.append(v)
         }

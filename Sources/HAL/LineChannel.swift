@@ -11,14 +11,17 @@ public enum LineReadResult: Equatable, Sendable {
 /// peer is slow, so a slow reader never blocks the loop.
 ///
 /// Non-blocking; the run loop watches `pollDescriptor` for readability, and
-/// for writability while `hasPendingOutput`. Not on a hot path: it allocates.
+/// for writability while `hasPendingOutput`. The queue itself is unbounded:
+/// its owner bounds it (the harness disconnects a client that stops reading).
 public protocol LineChannel: AnyObject {
     /// The descriptor to watch (-1 once closed).
     var pollDescriptor: Int32 { get }
     var isOpen: Bool { get }
-    /// True while queued output waits for the peer to take it.
-    var hasPendingOutput: Bool { get }
-    /// Reads what is available and returns the complete lines.
+    /// Bytes written but not yet taken by the peer.
+    var queuedOutputCount: Int { get }
+    /// Reads a bounded amount of what is available (one wake-up's worth, so
+    /// a client that floods cannot hold the loop) and returns the complete
+    /// lines; the rest is read on the next wake-up.
     func readLines() -> LineReadResult
     /// Queues bytes and sends as much as the peer takes now; false when the connection is gone.
     @discardableResult func write(_ bytes: [UInt8]) -> Bool
@@ -29,6 +32,9 @@ public protocol LineChannel: AnyObject {
 }
 
 extension LineChannel {
+    /// True while queued output waits for the peer to take it.
+    public var hasPendingOutput: Bool { queuedOutputCount > 0 }
+
     /// Queues text as UTF-8.
     @discardableResult
     public func write(_ text: String) -> Bool { write(Array(text.utf8)) }

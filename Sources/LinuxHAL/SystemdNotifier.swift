@@ -7,8 +7,9 @@ import HAL
 /// `sd_notify` without libsystemd: datagrams to `$NOTIFY_SOCKET` (a path, or
 /// an abstract socket written "@name"). The daemon sends READY=1 once the
 /// Bluetooth controller is up, WATCHDOG=1 from a loop timer at half of
-/// `$WATCHDOG_USEC` (so a hung loop gets restarted by systemd), and
-/// STOPPING=1 at shutdown.
+/// `$WATCHDOG_USEC` (so a hung loop gets restarted by systemd) while the
+/// Bluetooth side is healthy, STATUS= lines, and STOPPING=1 at shutdown
+/// (WristCore's `SystemdSupervisor` decides what and when).
 public final class SystemdNotifier {
     private let fd: Int32
     private var address = sockaddr_un()
@@ -25,9 +26,15 @@ public final class SystemdNotifier {
     /// How often to send WATCHDOG=1: half of `$WATCHDOG_USEC`, when the
     /// watchdog is on for this process (`$WATCHDOG_PID` unset or ours).
     public static func watchdogPingInterval() -> Duration? {
+        watchdogTimeout().map { $0 / 2 }
+    }
+
+    /// The unit's watchdog timeout (`$WATCHDOG_USEC`, from WatchdogSec=),
+    /// when the watchdog is on for this process (`$WATCHDOG_PID` unset or ours).
+    public static func watchdogTimeout() -> Duration? {
         guard let usecText = getenv("WATCHDOG_USEC"), let usec = UInt64(String(cString: usecText)), usec > 0 else { return nil }
         if let pidText = getenv("WATCHDOG_PID"), let pid = Int32(String(cString: pidText)), pid != getpid() { return nil }
-        return .microseconds(Int64(usec / 2))
+        return .microseconds(Int64(clamping: usec))
     }
 
     /// A notifier for `socket`: a filesystem path or "@abstract-name".
@@ -74,4 +81,9 @@ public final class SystemdNotifier {
     public func watchdog() throws(HALError) { try notify("WATCHDOG=1") }
     public func stopping() throws(HALError) { try notify("STOPPING=1") }
     public func status(_ text: String) throws(HALError) { try notify("STATUS=\(text)") }
+    /// A ping that also changes the watchdog timeout, counted from now
+    /// (WATCHDOG_USEC= needs systemd 236+; older ones keep WatchdogSec=).
+    public func watchdog(timeout: Duration) throws(HALError) {
+        try notify("WATCHDOG=1\nWATCHDOG_USEC=\(max(1, timeout.nanosecondsClamped / 1000))")
+    }
 }

@@ -15,7 +15,10 @@ public final class ManualLoop: EventLoop {
     private var wallClock: ManualWallClock
     private var sources: [SourceID: (fd: Int32, events: IOEvents, handler: (IOEvents) -> Void)] = [:]
     private var nextSource: UInt32 = 0
-    private var deferred: [() -> Void] = []
+    /// Stored in a struct, as EpollLoop does: an array of bare closures re-wraps
+    /// each one in a heap thunk.
+    private struct DeferredWork { let run: () -> Void }
+    private var deferred: [DeferredWork] = []
     private var shutdownHandlers: [() -> Void] = []
     public private(set) var isShutDown = false
     /// Timer expiries dispatched so far, monotonic and wall-clock, clock
@@ -138,13 +141,13 @@ public final class ManualLoop: EventLoop {
 
     // MARK: deferred work and shutdown
 
-    public func deferWork(_ work: @escaping () -> Void) { deferred.append(work) }
+    public func deferWork(_ work: @escaping () -> Void) { deferred.append(DeferredWork(run: work)) }
 
     /// Runs the deferred work queued so far (and any it queues).
     public func runDeferred() {
         var i = 0
         while i < deferred.count {
-            deferred[i]()
+            deferred[i].run()
             i += 1
         }
         deferred.removeAll(keepingCapacity: true)

@@ -37,6 +37,8 @@ public final class BluetoothController {
     private let logger: Logger
     public private(set) var info: ControllerInfo?
     public private(set) var settings: ManagementSettings = []
+    /// Bumped by `cancelSetUp()`: a set-up started before stops at its next step.
+    private var setUpGeneration = 0
 
     private struct Step {
         var command: any ManagementCommand
@@ -49,12 +51,16 @@ public final class BluetoothController {
         self.logger = logger
     }
 
-    /// Runs the set-up sequence; `completion` gets the controller's info or the first error.
+    /// Runs the set-up sequence; `completion` gets the controller's info or
+    /// the first error. It can run again (the adapter came back), from the
+    /// first step; `cancelSetUp()` stops one in progress.
     public func setUp(
         _ configuration: ControllerConfiguration, longTermKeys: [LongTermKey], irks: [IdentityResolvingKey],
         completion: @escaping (Result<ControllerInfo, BluetoothError>) -> Void
     ) {
+        let generation = setUpGeneration
         client.send(ReadControllerInfo(), index: index) { [self] status, reply in
+            guard generation == setUpGeneration else { return }
             guard status == .success else {
                 return completion(.failure(.command(.readControllerInfo, hci: index, status: status)))
             }
@@ -70,8 +76,14 @@ public final class BluetoothController {
                     hint: "WristCore needs a Bluetooth 4.0+ (LE) adapter; set bluetooth.hci in the board file to one")))
             }
             let steps = Self.steps(configuration, info: info, longTermKeys: longTermKeys, irks: irks)
-            run(steps[...]) { result in completion(result.map { info }) }
+            run(steps[...], generation: generation) { result in completion(result.map { info }) }
         }
+    }
+
+    /// Stops a set-up in progress after the command in flight (the adapter
+    /// went away again): no further step is sent, its completion never runs.
+    public func cancelSetUp() {
+        setUpGeneration &+= 1
     }
 
     private static func steps(_ c: ControllerConfiguration, info: ControllerInfo, longTermKeys: [LongTermKey], irks: [IdentityResolvingKey]) -> [Step] {
@@ -100,10 +112,11 @@ public final class BluetoothController {
         return s
     }
 
-    private func run(_ steps: ArraySlice<Step>, completion: @escaping (Result<Void, BluetoothError>) -> Void) {
+    private func run(_ steps: ArraySlice<Step>, generation: Int, completion: @escaping (Result<Void, BluetoothError>) -> Void) {
         guard let step = steps.first else { return completion(.success(())) }
         let opcode = step.command.opcode
         send(step.command) { [self] status, reply in
+            guard generation == setUpGeneration else { return }
             if status == .success {
                 if let s = reply.withUnsafeBytes({ SetControllerSetting.decodeReply($0) }), reply.count == 4 { settings = s }
                 logger.debug("hci\(index): \(opcode) ok")
@@ -112,7 +125,7 @@ public final class BluetoothController {
             } else {
                 return completion(.failure(.command(opcode, hci: index, status: status)))
             }
-            run(steps.dropFirst(), completion: completion)
+            run(steps.dropFirst(), generation: generation, completion: completion)
         }
     }
 

@@ -20,6 +20,14 @@ import Loop
 /// `confirmPairing(true)`, the negative one `confirmPairing(false)`; without
 /// an answer the request is rejected after `Options.pairingTimeout`.
 /// `stop()` at shutdown.
+///
+/// The adapter may go away while the watch runs (mgmt Index Removed, or
+/// powered off by another program): the link and the listener are dropped,
+/// the state becomes `.adapterLost` and `onAdapterLost` is called. When it
+/// comes back (Index Added, or powered on again) the controller set-up runs
+/// again with the bonds of the `BondStore`, advertising resumes and
+/// `onAdapterReturned` is called. Not back within `Options.adapterLossTimeout`:
+/// `onFailure`, for the daemon to exit so its supervisor restarts it.
 public final class BluetoothPeripheral {
     public enum State: Equatable, Sendable, CustomStringConvertible {
         case stopped
@@ -27,6 +35,8 @@ public final class BluetoothPeripheral {
         case connected(BluetoothAddress)
         /// The link is encrypted (after pairing or with a stored key).
         case encrypted(BluetoothAddress, LinkSecurityLevel)
+        /// The adapter went away: no link, no advertising, waiting for it to return.
+        case adapterLost(AdapterLoss)
         case failed(String)
 
         public var description: String {
@@ -35,6 +45,7 @@ public final class BluetoothPeripheral {
             case .advertising: "advertising"
             case .connected(let a): "connected to \(a)"
             case .encrypted(let a, let l): "connected to \(a), \(l)"
+            case .adapterLost(let loss): "adapter \(loss)"
             case .failed(let why): "failed: \(why)"
             }
         }
@@ -51,6 +62,8 @@ public final class BluetoothPeripheral {
         public var refuseWhenBluetoothdRuns = true
         /// How often a bond that could not be saved (full disk) is written again.
         public var bondSaveRetry: Duration = .seconds(60)
+        /// How long a lost adapter may stay away before `onFailure`.
+        public var adapterLossTimeout: Duration = .seconds(120)
         public init() {}
     }
 
@@ -104,6 +117,31 @@ public final class BluetoothPeripheral {
     public private(set) var link: (any BluetoothLink)?
     public private(set) var controller: BluetoothController?
 
+    // MARK: adapter loss (callbacks set before start)
+
+    /// The adapter went away (the link, if any, was reported down first).
+    public var onAdapterLost: ((AdapterLoss) -> Void)?
+    /// The adapter came back, was set up again and advertising resumed,
+    /// `after` it went away.
+    public var onAdapterReturned: ((_ after: Duration) -> Void)?
+    /// Bluetooth failed after start-up and will not recover by itself (the
+    /// adapter stayed away longer than `Options.adapterLossTimeout`, the mgmt
+    /// socket closed, advertising could not restart): exit, so the service
+    /// manager restarts the watch. Start-up failures go to `start`'s completion.
+    public var onFailure: ((BluetoothError) -> Void)?
+    /// When the adapter went away (nil while it is there).
+    public private(set) var adapterLostAt: MonotonicInstant?
+    private var adapterLossTimer: TimerID!
+    /// Set-up runs again after the adapter returned (bumped to cancel one).
+    private var recoveryGeneration = 0
+    private var recovering = false
+    /// What start-up was given, for setting the adapter up again.
+    private var configuration: ControllerConfiguration?
+    private var makeListener: ((BluetoothAddress) throws(HALError) -> any BluetoothLinkListener)?
+    /// Advertising again after a disconnect failed once: one retry, later.
+    private var readvertiseTimer: TimerID!
+    private var readvertiseRetried = false
+
     private let loop: any EventLoop
     private let logger: Logger
     private let bluetoothdRunning: () -> Bool
@@ -150,12 +188,16 @@ public final class BluetoothPeripheral {
         pairingTimer = loop.makeTimer { [unowned self] in self.pairingTimedOut() }
         startTimer = loop.makeTimer { [unowned self] in self.startTimedOut() }
         bondRetryTimer = loop.makeTimer { [unowned self] in self.retrySavingBonds() }
+        adapterLossTimer = loop.makeTimer { [unowned self] in self.adapterLossTimedOut() }
+        readvertiseTimer = loop.makeTimer { [unowned self] in self.advertiseAgain() }
     }
 
     deinit {
         loop.destroyTimer(pairingTimer)
         loop.destroyTimer(startTimer)
         loop.destroyTimer(bondRetryTimer)
+        loop.destroyTimer(adapterLossTimer)
+        loop.destroyTimer(readvertiseTimer)
     }
 
     var hci: UInt16 { UInt16(hciIndex) }
@@ -191,11 +233,13 @@ public final class BluetoothPeripheral {
             if index == self.hci { self.handle(event) }
         }
         client.closedHandler = { [unowned self] error in
-            self.fail("the management socket closed\(error.map { ": \($0)" } ?? "")")
+            self.fail("the management socket closed\(error.map { ": \($0)" } ?? "")", hint: "the kernel closed the Bluetooth management interface; restarting the watch opens it again")
         }
         let configuration = ControllerConfiguration(name: name, ioCapability: ioCapability, localIRK: prepared.localIRK)
+        self.configuration = configuration
+        makeListener = transports.makeListener
         controller.setUp(configuration, longTermKeys: keyStore.longTermKeys, irks: keyStore.irks) { [unowned self] outcome in
-            self.controllerReady(outcome, makeListener: transports.makeListener)
+            self.controllerReady(outcome)
         }
     }
 
@@ -222,10 +266,7 @@ public final class BluetoothPeripheral {
         do { return (try makeTransports(), localIRK) } catch { throw BluetoothError(error) }
     }
 
-    private func controllerReady(
-        _ outcome: Result<ControllerInfo, BluetoothError>,
-        makeListener: (BluetoothAddress) throws(HALError) -> any BluetoothLinkListener
-    ) {
+    private func controllerReady(_ outcome: Result<ControllerInfo, BluetoothError>) {
         guard startUp != nil, let controller else { return }
         let info: ControllerInfo
         switch outcome {
@@ -233,12 +274,8 @@ public final class BluetoothPeripheral {
         case .success(let i): info = i
         }
         logger.info("hci\(hciIndex) ready: \(controller.settings); IO capability \(ioCapability)")
-        do throws(HALError) {
-            let listener = try makeListener(info.address)
-            self.listener = listener
-            listenerSource = try loop.addSource(fd: listener.pollDescriptor, events: .readable) { [unowned self] _ in self.acceptWaiting() }
-        } catch {
-            return finishStart(.failure(BluetoothError(error)))
+        do throws(BluetoothError) { try listen(on: info.address) } catch {
+            return finishStart(.failure(error))
         }
         startUp?.step = "start advertising"
         controller.startAdvertising(advertisingPayload) { [unowned self] error in
@@ -283,10 +320,8 @@ public final class BluetoothPeripheral {
         startUp = nil
         loop.disarm(startTimer)
         loop.disarm(bondRetryTimer)
-        if let s = listenerSource { loop.removeSource(s) }
-        listenerSource = nil
-        listener?.close()
-        listener = nil
+        endAdapterLossWatch()
+        closeListener()
         removeSecurityWatch()
         if advertisingConfigured {
             client?.closeAfterSending(RemoveAdvertising(instance: 0), index: hci)
@@ -299,9 +334,33 @@ public final class BluetoothPeripheral {
         if case .failed = state {} else { state = .stopped }
     }
 
-    private func fail(_ why: String) {
+    /// A failure after start-up: reported through `onFailure` (during
+    /// start-up, `start`'s completion reports it).
+    private func fail(_ why: String, hint: String? = nil) {
         logger.error("Bluetooth: \(why)")
+        endAdapterLossWatch()
         state = .failed(why)
+        if startUp == nil { onFailure?(BluetoothError(why, hint: hint)) }
+    }
+
+    /// Listens on the ATT channel at the controller's address.
+    private func listen(on address: BluetoothAddress) throws(BluetoothError) {
+        guard let makeListener else { throw BluetoothError("no link listener (not started)") }
+        do throws(HALError) {
+            let listener = try makeListener(address)
+            self.listener = listener
+            listenerSource = try loop.addSource(fd: listener.pollDescriptor, events: .readable) { [unowned self] _ in self.acceptWaiting() }
+        } catch {
+            closeListener()
+            throw BluetoothError(error)
+        }
+    }
+
+    private func closeListener() {
+        if let s = listenerSource { loop.removeSource(s) }
+        listenerSource = nil
+        listener?.close()
+        listener = nil
     }
 
     // MARK: - pairing
@@ -393,9 +452,26 @@ public final class BluetoothPeripheral {
         link?.securityRequestStarted = nil
         link = nil
         if hadLink { onDisconnected?(reason) }
-        guard let controller, listener != nil else { return }
+        readvertiseRetried = false
+        advertiseAgain()
+    }
+
+    /// Advertising after a disconnect. A failure is retried once, a moment
+    /// later: when another program powers the adapter off, the link drops
+    /// just before the New Settings that says so, and this command may fail
+    /// in between.
+    private func advertiseAgain() {
+        guard let controller, listener != nil, link == nil else { return }
         controller.startAdvertising(advertisingPayload) { [unowned self] e in
-            if let e { self.fail("cannot advertise again: \(e)") } else if self.link == nil { self.state = .advertising }
+            guard self.listener != nil else { return }  // lost or stopped meanwhile
+            if let e {
+                if self.readvertiseRetried { return self.fail("cannot advertise again: \(e)") }
+                self.readvertiseRetried = true
+                self.logger.warning("advertising again failed (\(e)); retrying in 2 s")
+                self.loop.arm(self.readvertiseTimer, after: .seconds(2))
+            } else if self.link == nil {
+                self.state = .advertising
+            }
         }
     }
 
@@ -464,9 +540,13 @@ public final class BluetoothPeripheral {
             }
         case .newSettings(let s):
             logger.debug("hci\(hci) settings: \(s)")
-            if !s.contains(.powered), state != .stopped { fail("the adapter was powered off by someone else (is bluetoothd running?)") }
+            // Our own set-up's changes are not echoed to us (the kernel skips
+            // the socket that asked), and set-up ignores this anyway.
+            if s.contains(.powered) { adapterReturned("powered on again") } else { adapterLost(.poweredOff) }
+        case .indexAdded:
+            adapterReturned("index added")
         case .indexRemoved:
-            fail("adapter hci\(hci) was removed")
+            adapterLost(.removed)
         default:
             break
         }
@@ -526,6 +606,119 @@ public final class BluetoothPeripheral {
         controller?.send(UnpairDevice(address: address, addressType: type, disconnect: false)) { _, _ in }
         logger.warning("the bond with \(address) no longer works (the phone forgot the watch): removed. Pair again: on the iPhone, Settings > Bluetooth, forget \"\(name)\" if listed, then connect to it again")
         onStaleBond?(address)
+    }
+
+    // MARK: - adapter loss and return
+
+    /// The adapter went away: drop the link and the listener, report it, and
+    /// wait (bounded) for it to come back. Ignored before start-up finished
+    /// (its commands fail on their own) and once stopped or failed.
+    private func adapterLost(_ loss: AdapterLoss) {
+        switch state {
+        case .stopped, .failed: return
+        case .adapterLost:
+            // Removed again while being set up: stop that set-up; the deadline
+            // stays. Powered off while being set up is ignored: our own Set
+            // Powered off is not echoed to us by the kernel, but if it were it
+            // must not stop the set-up that powers the adapter on again.
+            guard recovering, loss == .removed else { return }
+            cancelRecovery()
+            logger.error("Bluetooth adapter hci\(hci) \(loss) again while it was being set up")
+            state = .adapterLost(loss)
+            return
+        case .advertising, .connected, .encrypted: break
+        }
+        adapterLostAt = loop.now
+        loop.arm(adapterLossTimer, after: options.adapterLossTimeout)
+        logger.error("Bluetooth adapter hci\(hci) \(loss): no phone link until it is back (waiting up to \(Self.seconds(options.adapterLossTimeout)))")
+        closeListener()
+        removeSecurityWatch()
+        loop.disarm(readvertiseTimer)
+        advertisingConfigured = false  // a new adapter has none; ours is added again on return
+        if pendingPairing != nil {
+            pendingPairing = nil
+            loop.disarm(pairingTimer)
+            onPairingEnded?(false)
+        }
+        let hadLink = link != nil
+        link?.securityObserver = nil
+        link?.securityRequestStarted = nil
+        link = nil
+        state = .adapterLost(loss)
+        if hadLink { onDisconnected?(.localHost) }
+        onAdapterLost?(loss)
+    }
+
+    /// The adapter is there again: the whole controller set-up runs again
+    /// (power, LE, bondable, SC, IO capability, privacy, keys from the bond
+    /// store), then listening and advertising.
+    private func adapterReturned(_ how: String) {
+        guard case .adapterLost = state, !recovering, let controller, let configuration else { return }
+        recovering = true
+        let generation = recoveryGeneration
+        logger.notice("Bluetooth adapter hci\(hci) is back (\(how)): setting it up again")
+        controller.setUp(configuration, longTermKeys: keyStore.longTermKeys, irks: keyStore.irks) { [unowned self] outcome in
+            guard generation == self.recoveryGeneration else { return }
+            let info: ControllerInfo
+            switch outcome {
+            case .failure(let e): return self.recoveryFailed(e)
+            case .success(let i): info = i
+            }
+            do throws(BluetoothError) { try self.listen(on: info.address) } catch { return self.recoveryFailed(error) }
+            controller.startAdvertising(self.advertisingPayload) { [unowned self] error in
+                guard generation == self.recoveryGeneration else { return }
+                if let error { return self.recoveryFailed(error) }
+                self.recovered()
+            }
+        }
+    }
+
+    private func recovered() {
+        recovering = false
+        advertisingConfigured = true
+        let away = adapterLostAt.map { loop.now - $0 } ?? .zero
+        adapterLostAt = nil
+        loop.disarm(adapterLossTimer)
+        logger.notice("Bluetooth adapter hci\(hci) set up again after \(Self.seconds(away)) away: advertising as \"\(name)\"")
+        state = .advertising
+        onAdapterReturned?(away)
+    }
+
+    /// Setting the returned adapter up failed: keep waiting for the next
+    /// return until the deadline.
+    private func recoveryFailed(_ error: BluetoothError) {
+        cancelRecovery()
+        logger.warning("setting hci\(hci) up again failed: \(error); still waiting for the adapter")
+    }
+
+    private func cancelRecovery() {
+        recoveryGeneration &+= 1
+        recovering = false
+        controller?.cancelSetUp()
+        closeListener()
+    }
+
+    private func adapterLossTimedOut() {
+        guard case .adapterLost(let loss) = state else { return }
+        cancelRecovery()
+        fail("adapter hci\(hci) \(loss) and not back within \(Self.seconds(options.adapterLossTimeout))", hint: loss.hint)
+    }
+
+    /// Stops waiting for the adapter (it returned, or the peripheral stops / failed).
+    private func endAdapterLossWatch() {
+        loop.disarm(adapterLossTimer)
+        loop.disarm(readvertiseTimer)
+        if recovering { cancelRecovery() }
+        adapterLostAt = nil
+    }
+
+    /// "120 s", "10.032 s": for the log.
+    static func seconds(_ d: Duration) -> String {
+        let ms = d.millisecondsClamped
+        let fraction = ms % 1000
+        guard fraction != 0 else { return "\(ms / 1000) s" }
+        let f = String(fraction)
+        return "\(ms / 1000).\(String(repeating: "0", count: 3 - f.count) + f) s"
     }
 
     static func sixDigits(_ v: UInt32) -> String {

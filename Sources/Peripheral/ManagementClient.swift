@@ -42,7 +42,11 @@ public final class ManagementClient {
         }
     }
 
-    deinit { loop.destroyTimer(timer) }
+    deinit {
+        // Dropped without `close()`: its handlers must not outlive it.
+        if let s = source { loop.removeSource(s) }
+        loop.destroyTimer(timer)
+    }
 
     public var pendingCount: Int { queue.count }
 

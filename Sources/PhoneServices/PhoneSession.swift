@@ -183,9 +183,10 @@ public final class PhoneSession: ANCSConsumerSink {
         case .serviceRemoved:
             break
         case .ready:
-            if ancsService == nil && client.service(.ancsService) == nil { eventHandler?(.ancsUnavailable) }
+            // A link that closed during discovery is not a phone without ANCS (`.closed` follows).
+            if !bearer.isClosed && ancsService == nil && client.service(.ancsService) == nil { eventHandler?(.ancsUnavailable) }
         case .discoveryFailed(let e):
-            eventHandler?(.discoveryFailed(e))
+            if !bearer.isClosed { eventHandler?(.discoveryFailed(e)) }
         case .closed(let reason):
             subscribeGeneration += 1
             consumer.sessionEnded(.disconnected, now: loop.now)

@@ -81,7 +81,7 @@ public final class ScreenRenderer {
     public func setWatchName(_ name: String) {
         nameBuffer.clear()
         var copy = name
-        copy.withUTF8 { nameBuffer.append(UnsafeRawBufferPointer($0)) }
+        _ = copy.withUTF8 { nameBuffer.append(UnsafeRawBufferPointer($0)) }
     }
 
     // MARK: rendering

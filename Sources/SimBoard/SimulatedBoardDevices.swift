@@ -73,9 +73,17 @@ public final class SimulatedBoardDevices: BoardDevices {
     public func startPhoneLink(_ handlers: PhoneLinkHandlers) throws {
         if let path = options.phoneEndpointPath {
             handlers.stateChanged(.advertising)
-            phoneEndpoint = try SimulatedPhoneEndpoint(path: path, sockets: sockets, loop: loop, logger: logger) { channel in
+            phoneEndpoint = try SimulatedPhoneEndpoint(path: path, sockets: sockets, loop: loop, logger: logger) { [loop] channel in
                 guard !handlers.linkInUse() else { return false }
-                handlers.connected(channel, nil)
+                // Like a real board's Bluetooth: connected, then advertising
+                // again when the link closes (the session has reported its end
+                // to the watch). Deferred: a link closes from deep inside the
+                // session's receive path.
+                let link = EndpointPhoneLink(channel) {
+                    loop.deferWork { if !handlers.linkInUse() { handlers.stateChanged(.advertising) } }
+                }
+                handlers.connected(link, nil)
+                handlers.stateChanged(.connected)
                 return true
             }
             logger.info("phone endpoint listening on unix:\(path) (SOCK_SEQPACKET, one ATT PDU per message)")

@@ -73,21 +73,27 @@ public final class LinuxBoardDevices: BoardDevices {
     /// with the buttons), keeps bonds, and hands each accepted L2CAP ATT link
     /// to the watch.
     public func startPhoneLink(_ handlers: PhoneLinkHandlers) throws {
-        let bt = BluetoothPeripheral.kernel(board: board, stateDirectory: stateDirectory, loop: loop, logger: logger)
+        var options = BluetoothPeripheral.Options()
+        options.adapterLossTimeout = board.bluetooth.adapterLossTimeout
+        let bt = BluetoothPeripheral.kernel(board: board, stateDirectory: stateDirectory, loop: loop, logger: logger, options: options)
         bt.onConnection = { link in handlers.connected(link, link) }
         bt.onDisconnected = { _ in handlers.disconnected() }
         bt.onPairingRequest = { [unowned bt] passkey in
             handlers.pairingRequested(passkey) { accept in bt.confirmPairing(accept) }
         }
         bt.onPairingEnded = { accepted in handlers.pairingEnded(accepted) }
-        bt.onStateChange = { state in
+        bt.onStateChange = { [board] state in
             switch state {
-            case .stopped, .failed: handlers.stateChanged(.off)
+            case .stopped, .failed, .adapterLost: handlers.stateChanged(.off)
             case .advertising: handlers.stateChanged(.advertising)
             case .connected: handlers.stateChanged(.connected)
             case .encrypted: handlers.stateChanged(.encrypted)
             }
+            handlers.statusChanged(Self.status(of: state, board: board, now: LocalClock.now()))
         }
+        bt.onAdapterLost = { _ in handlers.adapterChanged(false) }
+        bt.onAdapterReturned = { _ in handlers.adapterChanged(true) }
+        bt.onFailure = { error in handlers.failed("Bluetooth: \(error)") }
         bt.onStaleBond = { address in handlers.staleBond(address) }
         bt.onBondSaveFailed = { failure in handlers.notice(failure.notice) }
         bluetooth = bt
@@ -97,6 +103,20 @@ public final class LinuxBoardDevices: BoardDevices {
             case .success: handlers.ready(nil)
             case .failure(let error): handlers.ready("Bluetooth: \(error)")
             }
+        }
+    }
+
+    /// The peripheral's state as systemd's STATUS= line.
+    static func status(of state: BluetoothPeripheral.State, board: Board, now: CivilTime) -> String {
+        let hci = "hci\(board.bluetooth.hciIndex)"
+        switch state {
+        case .stopped: return "Bluetooth stopped"
+        case .advertising: return "advertising as \"\(board.bluetooth.name)\" on \(hci)"
+        case .connected(let a): return "connected to \(a)"
+        case .encrypted(let a, let level): return "connected to \(a) (\(level))"
+        case .adapterLost(let loss):
+            return "Bluetooth adapter \(hci) gone since \(now) (\(loss)); exiting if not back within \(board.bluetooth.adapterLossTimeout.components.seconds) s"
+        case .failed(let why): return "Bluetooth failed: \(why)"
         }
     }
 

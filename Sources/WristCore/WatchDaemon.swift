@@ -2,7 +2,6 @@ import LinuxLoop
 import ANCS
 import BoardConfig
 import Display
-import Foundation
 import GATT
 import Graphics
 import HAL
@@ -40,6 +39,9 @@ public final class WatchDaemon {
         public var keepPowerSettings = false
         /// Where bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore).
         public var stateDirectory: String?
+        /// sd_notify's socket and the watchdog timeout (tests); by default
+        /// `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`, as systemd sets them.
+        public var systemdNotify: (socket: String, watchdogTimeout: Duration?)?
         public init() {}
     }
 
@@ -112,7 +114,7 @@ public final class WatchDaemon {
     private var phoneLinkFailure: WristCoreFailure?
     private var phoneLinkReady = false
     private var running = false
-    private var systemd: SystemdNotifier?
+    private var systemd: SystemdSupervisor?
     private var loop: EpollLoop?
 
     /// Opens the devices and starts the watch on `loop` without running it
@@ -136,10 +138,13 @@ public final class WatchDaemon {
             self.watch = watch
             buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
             if let path = try Self.endpointPath(options.harnessEndpoint, flag: "--harness") {
-                harness = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: harnessHooks(watch))
+                let server = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: harnessHooks(watch))
+                harness = server
                 logger.info("harness listening on unix:\(path)")
+                // Only with a harness; it returns at once while no client follows the motor.
+                motor?.stateHandler = { [weak server] on, at in server?.motorChanged(on: on, at: at) }
             }
-            motor?.stateHandler = { [weak self] on, at in self?.harness?.motorChanged(on: on, at: at) }
+            systemd = makeSystemdSupervisor(loop: loop)
             try startPhone(loop: loop, watch: watch, devices: devices)
             try watch.start(rotation: Rotation(rawValue: d.rotation) ?? .r0)
         } catch {
@@ -152,7 +157,7 @@ public final class WatchDaemon {
     /// Motor off, lines released, panel off, sockets closed. Idempotent.
     public func stop() {
         safeMotorOff()
-        try? systemd?.stopping()
+        systemd?.stopping()
         systemd = nil
         devices?.stopPhoneLink()
         watch?.stop()
@@ -292,6 +297,20 @@ public final class WatchDaemon {
                 self.logger.error("the phone link did not start: shutting down")
                 self.phoneLinkFailure = WristCoreFailure(failure)
                 loop.shutdown()
+            },
+            adapterChanged: { [weak self, unowned watch] present in
+                // No watchdog pings while the adapter is gone (SystemdSupervisor).
+                self?.systemd?.setPhoneLinkHealthy(present)
+                if !present { watch.link = .off }
+                watch.showNotice(present ? "Bluetooth adapter back" : "Bluetooth adapter gone")
+            },
+            statusChanged: { [weak self] text in self?.systemd?.setStatus(text) },
+            failed: { [weak self, unowned loop] why in
+                guard let self else { return }
+                // Exit non-zero (the shutdown steps switch the motor off): systemd restarts the unit.
+                self.logger.error("\(why): shutting down for a restart")
+                self.phoneLinkFailure = WristCoreFailure(why)
+                loop.shutdown()
             }))
     }
 
@@ -355,19 +374,25 @@ extension WatchDaemon {
     /// Where bonds live: --state-dir, else systemd's $STATE_DIRECTORY, else /var/lib/wristcore.
     var stateDirectory: String {
         options.stateDirectory
-            ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+            ?? CurrentProcess.environment("STATE_DIRECTORY")?.split(separator: ":").first.map(String.init)
             ?? BondStore.defaultDirectory
     }
 
-    /// READY=1 once running, WATCHDOG=1 from the loop (a hung loop stops the
-    /// pings and systemd restarts the unit), when started by systemd.
+    /// READY=1 once running, WATCHDOG=1 from the loop while the phone link
+    /// is healthy (a hung loop or a lost adapter stops the pings and systemd
+    /// restarts the unit), when started by systemd.
     func startSystemdNotifications(loop: EpollLoop) {
-        guard let notifier = (try? SystemdNotifier.fromEnvironment()) ?? nil else { return }
-        systemd = notifier
-        try? notifier.ready(status: "running on \(board.name)")
-        if let interval = SystemdNotifier.watchdogPingInterval() {
-            let timer = loop.makeTimer { [weak notifier] in try? notifier?.watchdog() }
-            loop.arm(timer, after: interval, repeating: interval)
+        systemd?.ready()
+    }
+
+    /// The supervisor when systemd (or a test, `Options.systemdNotify`) listens.
+    func makeSystemdSupervisor(loop: EpollLoop) -> SystemdSupervisor? {
+        let status = "running on \(board.name)"
+        let lossTimeout = board.bluetooth.adapterLossTimeout
+        guard let given = options.systemdNotify else {
+            return SystemdSupervisor.fromEnvironment(loop: loop, adapterLossTimeout: lossTimeout, status: status)
         }
+        guard let notifier = try? SystemdNotifier(socket: given.socket) else { return nil }
+        return SystemdSupervisor(notifier: notifier, loop: loop, watchdogTimeout: given.watchdogTimeout, adapterLossTimeout: lossTimeout, status: status)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Decode
+import Glibc
 import HAL
 import LinuxHAL
 import SimBoard
@@ -125,7 +126,7 @@ struct DecodeCommand: ParsableCommand {
                         }
                         out += conversation.decode(b, direction: nil)
                     }
-                    records = out
+                    records = out + conversation.endSession(because: "the PDUs given end")
                 }
             }
         } catch let error as DecodeError {
@@ -139,28 +140,61 @@ struct DecodeCommand: ParsableCommand {
 
     func bytes(_ text: String) throws(WristCoreFailure) -> [UInt8] { try HexBytes.parse(text) }
 
+    /// Captures larger than this are refused: decode holds the file and its records in memory.
+    static let maxCaptureBytes = 256 << 20
+
     func decodeCapture(_ path: String) throws {
-        // Decode reads no files: the bytes come from here.
-        let bytes: [UInt8]?
-        do { bytes = try FileBytes.readIfPresent(path) } catch {
-            throw WristCoreFailure(
-                "cannot read \(path): permission denied? (btmon writes its files as root: sudo chown $USER \(path))",
-                exitCode: WristCoreExit.usageOrConfiguration)
-        }
-        guard let bytes else {
-            throw WristCoreFailure("\(path): no such file", exitCode: WristCoreExit.usageOrConfiguration)
-        }
+        let bytes = try Self.readCapture(path)
+        let shown = QuotedText.escaped(path)
         let decoding: CaptureDecoding
         do { decoding = try CaptureDecoder(side: capturedOn).decode(bytes) } catch {
-            throw error.failure
+            throw WristCoreFailure("\(shown): \(error)", exitCode: WristCoreExit.usageOrConfiguration)
         }
         for r in decoding.records { print(json ? r.jsonLine : r.textLine) }
         if let error = decoding.error {
-            throw WristCoreFailure("\(path): \(error) (the records before it are shown above)", exitCode: WristCoreExit.usageOrConfiguration)
+            throw WristCoreFailure("\(shown): \(error) (the records before it are shown above)", exitCode: WristCoreExit.usageOrConfiguration)
         }
         if decoding.records.isEmpty {
-            FileHandleStandardError.write("wristcore: \(path) (\(decoding.format.description)) holds no ATT traffic\n")
+            FileHandleStandardError.write("wristcore: \(shown) (\(decoding.format.description)) holds no ATT traffic\n")
         }
+    }
+
+    /// The bytes of a capture file, or an error that says what the path is
+    /// when it is not a regular file (a FIFO would block, a directory or
+    /// /dev/null is not a capture), and blames permissions only on EACCES.
+    /// Decode reads no files: the bytes come from here.
+    static func readCapture(_ path: String) throws(WristCoreFailure) -> [UInt8] {
+        let shown = QuotedText.escaped(path)
+        func fail(_ message: String) -> WristCoreFailure {
+            WristCoreFailure("\(shown): \(message)", exitCode: WristCoreExit.usageOrConfiguration)
+        }
+        let permission = "permission denied (btmon writes its files as root: sudo chown $USER \(shown))"
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let e = errno
+            if e == ENOENT || e == ENOTDIR { throw fail("no such file") }
+            if e == EACCES { throw fail(permission) }
+            throw fail("cannot read it: \(String(cString: strerror(e)))")
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw fail("is a directory, not a capture file")
+        case S_IFIFO: throw fail("is a FIFO, not a capture file (decode reads a file btmon -w has finished writing)")
+        case S_IFCHR: throw fail("is a character device, not a capture file")
+        case S_IFBLK: throw fail("is a block device, not a capture file")
+        case S_IFSOCK: throw fail("is a socket, not a capture file")
+        default: throw fail("is not a regular file, not a capture file")
+        }
+        guard status.st_size <= maxCaptureBytes else {
+            throw fail("is \(status.st_size) bytes; decode reads captures up to \(maxCaptureBytes >> 20) MiB (split it, e.g. editcap -c)")
+        }
+        let bytes: [UInt8]?
+        do { bytes = try FileBytes.readIfPresent(path) } catch {
+            if error.errno == EACCES || error.errno == EPERM { throw fail(permission) }
+            throw fail("cannot read it: \(error.reason)")
+        }
+        guard let bytes else { throw fail("no such file") }
+        return bytes
     }
 }
 

@@ -51,7 +51,7 @@ struct SetupCommand: ParsableCommand {
             }
             for b in boards {
                 let name = (try? BoardLoader.load(path: b.path))?.name ?? "(has problems: wristcore doctor --board \(b.path))"
-                print("\(b.name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(name)")
+                print(b.name + String(repeating: " ", count: max(1, 17 - b.name.count)) + name)
             }
             return
         }

@@ -27,7 +27,7 @@ enum PhoneOutput {
 
     /// Quotes a value for `key="value"` (backslash-escapes quotes and backslashes).
     static func quoted(_ s: String) -> String {
-        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\"" + s.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 
     /// Machine-readable lines for the simulated phone's log entries the tests wait for.

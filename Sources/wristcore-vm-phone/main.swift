@@ -1,6 +1,5 @@
 // wristcore-vm-phone: the simulated iPhone on a real (virtual) Bluetooth
 // controller, for the real-kernel tests in the VM (Tests/VM, docs/testing-vm.md).
-import Foundation
 import Glibc
 import HAL
 import LinuxHAL
@@ -13,7 +12,7 @@ let options: PhoneOptions
 switch PhoneOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .success(let o): options = o
 case .failure(let failure):
-    FileHandle.standardError.write(Data((failure.message + "\n").utf8))
+    _ = (failure.message + "\n").withCString { Glibc.write(2, $0, strlen($0)) }
     exit(2)
 }
 
@@ -24,7 +23,7 @@ func fail(_ message: String) -> Never {
 
 var script: [PhoneEvent] = []
 if let path = options.scriptPath {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read script \(path)") }
+    guard let bytes = try? FileBytes.read(path), let text = String(validating: bytes, as: UTF8.self) else { fail("cannot read script \(path)") }
     do { script = try PhoneScript.parse(text) } catch { fail("\(path): \(error)") }
 }
 
@@ -56,10 +55,12 @@ if let fd = try? FileDescriptor.open("/proc/self/fd/0", flags: O_RDONLY | O_NONB
             return
         }
         for line in received {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            var trimmed = line[...]
+            while trimmed.first == " " || trimmed.first == "\t" { trimmed.removeFirst() }
+            while trimmed.last == " " || trimmed.last == "\t" { trimmed.removeLast() }
             if trimmed == "quit" { loop.stop(); return }
             do {
-                link.perform(try PhoneScript.parse(trimmed))
+                link.perform(try PhoneScript.parse(String(trimmed)))
             } catch {
                 PhoneOutput.emit("ERROR stdin: \(error)")
             }

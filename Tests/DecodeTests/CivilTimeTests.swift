@@ -172,8 +172,11 @@ struct CivilTimeTests {
         // BlueZ: 0x00E03AB44A676000 is 2000-01-01T00:00:00Z.
         #expect(DecodeTime.iso8601(DecodeTime.unixMicroseconds(btsnoop: 0x00E0_3AB4_4A67_6000)) == "2000-01-01T00:00:00.000000Z")
         #expect(DecodeTime.timeOfDay(DecodeTime.unixMicroseconds(btsnoop: 0x00E0_3AB4_4A67_6000 + 5_000_042)) == "00:00:05.000042")
-        // Timestamps past Int64 wrap instead of trapping, and still print.
-        #expect(DecodeTime.unixMicroseconds(btsnoop: .max) == -1 &- DecodeTime.btsnoopEpochOffset)
+        // Every timestamp has a time, in order: those past Int64 (after year
+        // 294,000) stop at Int64.max instead of wrapping to before 1970.
+        #expect(DecodeTime.unixMicroseconds(btsnoop: 1 << 63) == Int64.max - DecodeTime.btsnoopEpochOffset + 1)
+        #expect(DecodeTime.unixMicroseconds(btsnoop: UInt64(Int64.max) + UInt64(DecodeTime.btsnoopEpochOffset)) == .max)
+        #expect(DecodeTime.unixMicroseconds(btsnoop: .max) == .max)
         #expect(DecodeTime.iso8601(.min) == "-290308-12-21T19:59:05.224192Z")
         #expect(DecodeTime.iso8601(.max) == "294247-01-10T04:00:54.775807Z")
     }

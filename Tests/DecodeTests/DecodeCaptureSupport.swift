@@ -25,11 +25,15 @@ struct BtsnoopWriter {
 
     /// One record; `unixMicroseconds` is converted to btsnoop's 0 AD epoch.
     mutating func record(flags: UInt32, unixMicroseconds: Int64, _ data: [UInt8]) {
+        record(flags: flags, btsnoopTime: UInt64(unixMicroseconds + DecodeTime.btsnoopEpochOffset), data)
+    }
+
+    /// One record with the raw timestamp of the file (microseconds since btsnoop's 0 AD).
+    mutating func record(flags: UInt32, btsnoopTime ts: UInt64, _ data: [UInt8]) {
         append32(UInt32(data.count))
         append32(UInt32(data.count))
         append32(flags)
         append32(0)
-        let ts = UInt64(unixMicroseconds + DecodeTime.btsnoopEpochOffset)
         append32(UInt32(ts >> 32))
         append32(UInt32(truncatingIfNeeded: ts))
         bytes += data
@@ -144,8 +148,13 @@ enum TestCapture {
         ]
     }
 
-    /// The capture as `btmon -w` (monitor) or an H4 logger writes it.
-    static func file(_ datalink: BtsnoopWriter.Datalink) -> [UInt8] {
+    /// Records 1–17: the connection, discovery and subscriptions (Control
+    /// Point value handle 0x0035, Data Source 0x0038).
+    static var discovery: [Item] { Array(items[..<17]) }
+
+    /// The capture as `btmon -w` (monitor) or an H4 logger writes it, one
+    /// item every `step` microseconds.
+    static func file(_ datalink: BtsnoopWriter.Datalink, _ items: [Item] = items, step: Int64 = 1000) -> [UInt8] {
         var w = BtsnoopWriter(datalink)
         var t = start
         for item in items {
@@ -160,7 +169,7 @@ enum TestCapture {
                 t += 250
                 w.hci(h4Type: 2, sent: watchSends, unixMicroseconds: t, HCIFrames.acl(handle: handle, start: false, Array(frame[at...])))
             }
-            t += 1000
+            t += step
         }
         return w.bytes
     }

@@ -205,6 +205,8 @@ final class ManualRig {
     let loop: ManualLoop
     let fake: FakeManagementPeer
     let listener: FakeListener
+    /// Listeners made after the first (the adapter came back): pumped too.
+    var laterListeners: [FakeListener] = []
     private var links: [FakeLink] = []
 
     init() throws {
@@ -214,10 +216,10 @@ final class ManualRig {
         listener = try FakeListener()
     }
 
-    /// A phone connects: `link` waits on the listener.
-    func offer(_ link: FakeLink) {
+    /// A phone connects: `link` waits on the listener (or on `to`).
+    func offer(_ link: FakeLink, to: FakeListener? = nil) {
         links.append(link)
-        listener.offer(link)
+        (to ?? listener).offer(link)
     }
 
     /// Offers every descriptor to its source (if one watches it) as epoll
@@ -233,6 +235,7 @@ final class ManualRig {
             loop.signal(fd: fake.end.pollDescriptor, .readable)
             loop.signal(fd: fake.watchEnd.pollDescriptor, .readable)
             loop.signal(fd: listener.pollDescriptor, .readable)
+            for l in laterListeners { loop.signal(fd: l.pollDescriptor, .readable) }
             for link in links { loop.signal(fd: link.securityWatchDescriptor, .writable) }
         }
         return condition()

@@ -1,4 +1,5 @@
 import HAL
+import Logging
 
 // In-memory stand-ins for the sockets LinuxHAL gives the simulated board, so
 // SimBoard is tested with no descriptor at all (and no LinuxHAL in the build).
@@ -40,14 +41,19 @@ final class MemoryPacketChannel: PacketChannel {
     func close() { isOpen = false }
 }
 
-/// A line connection whose peer is the test: lines in, bytes out.
+/// A line connection whose peer is the test: lines in, bytes out. While
+/// `peerReads` is false the bytes stay queued, like a client that never reads.
 final class MemoryLineChannel: LineChannel {
     let pollDescriptor: Int32
     private(set) var isOpen = true
-    var hasPendingOutput: Bool { false }
     var incoming: [String] = []
     var output: [UInt8] = []
+    private(set) var queued: [UInt8] = []
+    /// The most that was ever queued at once.
+    private(set) var mostQueued = 0
+    var peerReads = true
     var text: String { String(decoding: output, as: UTF8.self) }
+    var queuedOutputCount: Int { queued.count }
 
     init(fd: Int32) { pollDescriptor = fd }
 
@@ -59,12 +65,24 @@ final class MemoryLineChannel: LineChannel {
 
     func write(_ bytes: [UInt8]) -> Bool {
         guard isOpen else { return false }
-        output += bytes
+        queued += bytes
+        mostQueued = max(mostQueued, queued.count)
+        return flush()
+    }
+
+    func flush() -> Bool {
+        guard isOpen else { return false }
+        if peerReads {
+            output += queued
+            queued.removeAll()
+        }
         return true
     }
 
-    func flush() -> Bool { isOpen }
-    func close() { isOpen = false }
+    func close() {
+        isOpen = false
+        queued.removeAll()
+    }
 }
 
 /// A listener the test hands connections to.
@@ -72,6 +90,9 @@ final class MemoryListener<Connection>: ConnectionListener {
     let path: String
     let pollDescriptor: Int32
     var pending: [Connection] = []
+    /// Thrown by `accept` while set (EMFILE at the descriptor limit).
+    var failure: HALError?
+    private(set) var acceptCalls = 0
     private(set) var closed = false
 
     init(path: String, fd: Int32) {
@@ -80,7 +101,9 @@ final class MemoryListener<Connection>: ConnectionListener {
     }
 
     func accept() throws(HALError) -> Connection? {
-        pending.isEmpty ? nil : pending.removeFirst()
+        acceptCalls += 1
+        if let failure { throw failure }
+        return pending.isEmpty ? nil : pending.removeFirst()
     }
 
     func close() { closed = true }
@@ -115,4 +138,25 @@ final class MemorySockets: LocalSockets {
         pairs.append(pair)
         return pair
     }
+}
+
+/// Keeps what is logged, for tests that count log lines.
+final class LogBox: @unchecked Sendable {
+    var lines: [String] = []
+}
+
+struct CapturingLogHandler: LogHandler {
+    let box: LogBox
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) { box.lines.append("\(event.level): \(event.message)") }
+}
+
+extension Logger {
+    /// A logger whose lines land in `box`.
+    static func capturing(_ box: LogBox) -> Logger { Logger(label: "test") { _ in CapturingLogHandler(box: box) } }
 }

@@ -1,17 +1,21 @@
 import ANCS
-import ATT
+import ATTCodec
 import Benchmark
+import GATT
 import HAL
 import LinuxHAL
-import RunLoop
+import LinuxLoop
+import Loop
 
 // ATT budget: one ANCS notification through the whole client path, over a
-// real SEQPACKET socket pair and the real EventLoop — Notification Source
+// real SEQPACKET socket pair and the real event loop (LinuxLoop's
+// `EpollLoop`, the benchmark's name keeps "EventLoop") — Notification Source
 // notification in → ATT decode → GATT routing by handle → ANCS consumer →
 // Control Point Write Request out → Write Response and Data Source
 // notifications in → attributes delivered → Notification Source "removed"
-// in. The watch side is wired exactly as `PhoneSession` wires it (stored
-// closures, one loop timer re-armed at the consumer's deadline).
+// in. The ATT bearer and GATT client are GATT's, on ATTCodec's PDUs; the
+// watch side is wired exactly as `PhoneSession` (PhoneServices) wires it
+// (stored closures, one loop timer re-armed at the consumer's deadline).
 //
 // The phone is played by an allocation-free raw responder in the same
 // process, so `mallocCountTotal` counts both ends: the figure to read is 0
@@ -24,6 +28,9 @@ final class RawPhone {
     let rx = UnsafeMutableRawBufferPointer.allocate(byteCount: 600, alignment: 8)
     let tx = UnsafeMutableRawBufferPointer.allocate(byteCount: 600, alignment: 8)
     let response = UnsafeMutableRawBufferPointer.allocate(byteCount: 2048, alignment: 8)
+    /// A long write's parts, put together (an attribute value is at most 512 bytes).
+    let prepared = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
+    var preparedLength = 0
     /// Attribute values by NotificationAttributeID.
     let values: [[UInt8]] = [
         Array("com.apple.MobileSMS".utf8), Array("Anna Appleseed".utf8), Array("".utf8),
@@ -44,6 +51,7 @@ final class RawPhone {
         rx.deallocate()
         tx.deallocate()
         response.deallocate()
+        prepared.deallocate()
     }
 
     func send(_ count: Int) {
@@ -66,20 +74,49 @@ final class RawPhone {
         send(11)
     }
 
-    /// Reads what the watch sent; answers Write Requests to the Control Point.
+    /// Reads what the watch sent; answers Write Requests to the Control Point,
+    /// and long writes to it (Prepare Write Requests, then Execute Write: the
+    /// watch's GATT client sends a command longer than ATT_MTU-3 that way, as
+    /// the Get App Attributes for com.apple.MobileSMS at MTU 23).
     /// Returns false when nothing was waiting.
     func serviceOne() -> Bool {
-        guard case .packet(let n)? = try? channel.receive(into: rx), n >= 3 else { return false }
-        guard rx[0] == 0x12 else { return true }  // only Control Point writes come in steady state
+        guard case .packet(let n)? = try? channel.receive(into: rx), n >= 1 else { return false }
+        switch rx[0] {
+        case 0x12 where n >= 3:  // Write Request: the only PDU of the steady state
+            tx[0] = 0x13
+            send(1)
+            answer(UnsafeRawBufferPointer(rebasing: rx[3..<n]))
+        case 0x16 where n >= 5:  // Prepare Write Request: handle, offset, part
+            let offset = Int(rx[3]) | Int(rx[4]) << 8
+            let part = n - 5
+            if offset + part <= prepared.count {
+                (prepared.baseAddress! + offset).copyMemory(from: rx.baseAddress! + 5, byteCount: part)
+                preparedLength = max(preparedLength, offset + part)
+            }
+            tx[0] = 0x17  // Prepare Write Response echoes handle, offset and part
+            (tx.baseAddress! + 1).copyMemory(from: rx.baseAddress! + 1, byteCount: n - 1)
+            send(n)
+        case 0x18 where n >= 2:  // Execute Write Request: 1 writes, 0 cancels
+            tx[0] = 0x19
+            send(1)
+            let length = preparedLength
+            preparedLength = 0
+            if rx[1] == 1 && length > 0 { answer(UnsafeRawBufferPointer(rebasing: prepared[..<length])) }
+        default:
+            break
+        }
+        return true
+    }
+
+    /// Answers a Control Point command: the attributes in Data Source notifications.
+    func answer(_ command: UnsafeRawBufferPointer) {
+        guard !command.isEmpty else { return }
         commands += 1
-        tx[0] = 0x13
-        send(1)
         var length = 0
         func put(_ b: UInt8) {
             response[length] = b
             length += 1
         }
-        let command = UnsafeRawBufferPointer(rebasing: rx[3..<n])
         if command[0] == 0 {
             for i in 0..<5 { put(command[i]) }
             var i = 5
@@ -110,7 +147,7 @@ final class RawPhone {
             put(0)
             for b in displayName { put(b) }
         } else {
-            return true
+            return
         }
         var offset = 0
         while offset < length {
@@ -122,13 +159,15 @@ final class RawPhone {
             send(3 + chunk)
             offset += chunk
         }
-        return true
     }
 }
 
-/// The watch's end, wired like PhoneSession.
+/// The watch's end, wired like PhoneSession: through the `EventLoop`
+/// protocol, as the layers above the loop see it.
 final class WatchSide: ANCSConsumerSink {
-    let loop: EventLoop
+    /// The loop the benchmark drives (`runOnce`).
+    let runner: EpollLoop
+    let loop: any EventLoop
     let bearer: ATTBearer
     let client: GATTClient
     let consumer: NotificationConsumer
@@ -137,7 +176,8 @@ final class WatchSide: ANCSConsumerSink {
     var completion: ATTResponseHandler!
     var ready = 0
 
-    init(channel: SeqPacketChannel, loop: EventLoop) throws {
+    init(channel: SeqPacketChannel, loop: EpollLoop) throws {
+        runner = loop
         self.loop = loop
         bearer = ATTBearer(channel: channel, loop: loop)
         client = GATTClient(bearer: bearer, watching: [.ancsService])
@@ -189,14 +229,14 @@ func oneNotification(_ uid: UInt32, phone: RawPhone, watch: WatchSide) {
     phone.sendNotificationSource(event: 0, uid: uid)
     var spins = 0
     while watch.ready == before {
-        _ = try? watch.loop.runOnce(timeout: .milliseconds(100))
+        _ = try? watch.runner.runOnce(timeout: .milliseconds(100))
         while phone.serviceOne() {}
         spins += 1
         precondition(spins < 10_000, "the notification never completed")
     }
     phone.sendNotificationSource(event: 2, uid: uid)
     while watch.consumer.notificationCount > 0 {
-        _ = try? watch.loop.runOnce(timeout: .milliseconds(100))
+        _ = try? watch.runner.runOnce(timeout: .milliseconds(100))
     }
 }
 
@@ -208,7 +248,7 @@ let benchmarks: @Sendable () -> Void = {
             "ATT: one ANCS notification through the client path (MTU \(mtu), SEQPACKET + EventLoop)",
             configuration: .init(metrics: metrics, scalingFactor: .kilo, maxDuration: .seconds(5))
         ) { benchmark in
-            let loop = try EventLoop()
+            let loop = try EpollLoop()
             let (w, p) = try SeqPacketChannel.pair()
             let phone = RawPhone(channel: p, mtu: mtu)
             phone.notificationSourceHandle = 0x32
@@ -242,7 +282,7 @@ let benchmarks: @Sendable () -> Void = {
         "ATT: decode + route one Handle Value Notification (no socket)",
         configuration: .init(metrics: metrics, scalingFactor: .kilo, maxDuration: .seconds(3))
     ) { benchmark in
-        let loop = try EventLoop()
+        let loop = try EpollLoop()
         let (w, _) = try SeqPacketChannel.pair()
         let bearer = ATTBearer(channel: w, loop: loop)
         let client = GATTClient(bearer: bearer, watching: [.ancsService])

@@ -2,7 +2,8 @@ import Benchmark
 import Display
 import Graphics
 import HAL
-import Simulator
+import LinuxHAL
+import SimBoard
 
 // The display budgets: only what changed goes on the bus (a clock tick is one
 // or two pages, not the 1,025+ data bytes of a full frame), and rendering and
@@ -10,13 +11,18 @@ import Simulator
 // address byte: control bytes + commands + display data, as i2c-dev sends them.
 //
 // Custom metrics (per operation): "bus bytes", "bus transactions", "pages sent".
-// The bus is the simulator's emulated SSD1306, so wall-clock figures include
-// the emulator decoding every byte (a real 400 kHz bus is far slower: about
-// 23 us per byte).
+// The bus is the simulated board's emulated SSD1306 (SimBoard's
+// `EmulatedI2CDisplay`, fed the driver's raw I2C messages), so wall-clock
+// figures include the emulator decoding every byte (a real 400 kHz bus is far
+// slower: about 23 us per byte).
 
 let busBytes = BenchmarkMetric.custom("bus bytes", polarity: .prefersSmaller, useScalingFactor: false)
 let busTransactions = BenchmarkMetric.custom("bus transactions", polarity: .prefersSmaller, useScalingFactor: false)
 let pagesSent = BenchmarkMetric.custom("pages sent", polarity: .prefersSmaller, useScalingFactor: false)
+
+/// The shipped fonts, read from the package's own Fonts/ (Graphics parses the
+/// bytes LinuxHAL reads).
+var fontLoader: FontLoader { FontLoader(searchPath: [FontLoader.packageFontsDirectory], readFile: FileBytes.readIfPresent) }
 
 /// A watch with an emulated SSD1306 128x64 on its bus.
 final class Watch {
@@ -34,10 +40,10 @@ final class Watch {
     init(smbus: Bool = false) throws {
         bus = EmulatedI2CDisplay(panel: .ssd1306_128x64, smbusOnly: smbus)
         driver = OLEDDriver(spec: .ssd1306_128x64, transport: bus)
-        clock = FontChain(try FontLoader.load(.large))
-        let cjk = try FontLoader.load(.cjk)
-        small = FontChain(try FontLoader.load(.small), cjk)
-        text = FontChain(try FontLoader.load(.body), cjk)
+        clock = FontChain(try fontLoader.load(.large))
+        let cjk = try fontLoader.load(.cjk)
+        small = FontChain(try fontLoader.load(.small), cjk)
+        text = FontChain(try fontLoader.load(.body), cjk)
         try driver.initialize()
     }
 

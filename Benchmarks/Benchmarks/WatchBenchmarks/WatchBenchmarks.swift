@@ -2,9 +2,11 @@ import ANCS
 import Benchmark
 import Display
 import Graphics
+import LinuxHAL
 import Logging
 import Screens
-import Simulator
+import SimBoard
+import Watch
 import WristCore
 
 // The watch's steady-state budget (issue 6, item 6): a notification arriving,
@@ -156,7 +158,8 @@ final class DetailRenderRig {
         rig.wait(.milliseconds(300))
         uids = (NotificationUID(rig.nextUID - 2), NotificationUID(rig.nextUID - 1))
         precondition(rig.watch.notifications.notification(uids.0) != nil && rig.watch.notifications.notification(uids.1) != nil)
-        renderer = ScreenRenderer(width: 128, height: 64, fonts: try ScreenFonts.standard(), placement: .standard)
+        let fonts = FontLoader(searchPath: [FontLoader.packageFontsDirectory], readFile: FileBytes.readIfPresent)
+        renderer = ScreenRenderer(width: 128, height: 64, fonts: try ScreenFonts.standard(loader: fonts), placement: .standard)
         driver = OLEDDriver(spec: .ssd1306_128x64, transport: panel)
         try driver.initialize()
         for _ in 0..<16 { try next() }

@@ -1,10 +1,16 @@
+// BoardConfig is not one of WristCore's products; it is built as a dependency
+// of WristCore and imported here only for `BoardLoader.builtInSimulated` and
+// `ButtonRole`, which the daemon's API takes.
+import BoardConfig
 import Foundation
 import HAL
 import LinuxHAL
+import LinuxLoop
 import Logging
-import RunLoop
+import Loop
 import Screens
-import Simulator
+import SimBoard
+import Watch
 import WristCore
 
 /// A log handler at the daemon's default level (`.info`, as `wristcore run`
@@ -21,9 +27,10 @@ struct DiscardingLogHandler: LogHandler {
 }
 
 /// The whole watch on the simulated board, as `wristcore run --board sim
-/// --phone unix:PATH` builds it (the real `WatchDaemon`: emulated SSD1306,
-/// simulated motor line, `WatchButtons`, `WatchController`, `PhoneSession`,
-/// ATT bearer), on an event loop with a manual clock.
+/// --phone unix:PATH` builds it (the real `WatchDaemon` on the devices
+/// `BoardDevicesFactory.simulated` makes: emulated SSD1306, simulated motor
+/// and button lines; `WatchButtons`, `WatchController`, `PhoneSession`, ATT
+/// bearer), on an `EpollLoop` with a manual clock.
 ///
 /// The phone link is a real `SOCK_SEQPACKET` connection to the daemon's phone
 /// endpoint. During set-up the real `SimulatedPhone` plays the iPhone through
@@ -34,10 +41,9 @@ struct DiscardingLogHandler: LogHandler {
 final class WatchRig {
     nonisolated(unsafe) static var instances = 0
 
-    let loop: EventLoop
+    let loop: EpollLoop
     let daemon: WatchDaemon
     let watch: WatchController
-    let buttons: WatchButtons
     let panel: EmulatedI2CDisplay
     let phone: ScriptedPhone
     /// Set-up only: the simulated iPhone and the relay's end of its link.
@@ -54,20 +60,23 @@ final class WatchRig {
         WatchRig.instances += 1
         path = "/tmp/wristcore-bench-\(getpid())-\(WatchRig.instances).sock"
         unlink(path)
-        loop = try EventLoop(clock: .manual(ManualClock()))
+        loop = try EpollLoop(clock: .manual(ManualClock()))
         var options = WatchDaemon.Options()
         options.phoneEndpoint = "unix:\(path)"
         // A fixed system time (the phone's Current Time replaces it anyway).
         options.settings.systemClock = { WallClockTime(year: 2024, month: 5, day: 1, hour: 12, minute: 0, second: 0, weekday: 3) }
         let logger = Logger(label: "bench") { _ in DiscardingLogHandler(logLevel: logLevel) }
-        daemon = WatchDaemon(board: BoardLoader.builtInSimulated, logger: logger, options: options)
+        daemon = WatchDaemon(board: BoardLoader.builtInSimulated, logger: logger, options: options, devices: .simulated)
         try daemon.start(on: loop)
         watch = daemon.watch!
-        buttons = daemon.buttons!
+        precondition(daemon.buttons != nil)
         panel = daemon.emulatedDisplay!
 
         // Connect to the phone endpoint; relay to a SimulatedPhone until ANCS is up.
         let link = try SeqPacketChannel(adopting: UnixSocketListener.connect(path: path, kind: .seqPacket), name: "bench phone")
+        // Connected: the name is no longer needed. The rigs live until the
+        // process exits (their deinit never runs), so remove it now.
+        unlink(path)
         let (relay, phoneEnd) = try SeqPacketChannel.pair(names: ("relay", "simulated iPhone"))
         relayEnd = relay
         simulatedPhone = SimulatedPhone(channel: phoneEnd, loop: loop)
@@ -141,12 +150,14 @@ final class WatchRig {
     }
 
     /// A press of `role` as the hardware delivers it: the contact closes,
-    /// stays closed 80 ms (debounced at 20 ms), opens, settles.
+    /// stays closed 80 ms (debounced at 20 ms), opens, settles. The edges go
+    /// through the simulated board's button line, as the harness pushes them.
     func press(_ role: ButtonRole) {
-        _ = buttons.inject(role, active: true)
+        let closed = daemon.setButton(role, active: true)
         wait(.milliseconds(80))
-        _ = buttons.inject(role, active: false)
+        let opened = daemon.setButton(role, active: false)
         wait(.milliseconds(30))
+        precondition(closed && opened, "the simulated board has no \(role) button")
     }
 
     /// The phone removes a notification on its own (read on the phone).

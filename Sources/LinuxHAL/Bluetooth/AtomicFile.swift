@@ -138,14 +138,7 @@ public enum AtomicFile {
 
     /// Creates `path` (and missing parents) with `mode` when it does not exist.
     public static func ensureDirectory(_ path: String, mode: mode_t = 0o700) throws(HALError) {
-        var partial = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            partial += "/" + component
-            if mkdir(partial, mode) != 0 {
-                let e = Errno.current
-                if e.rawValue != EEXIST { throw e.halError("create directory \(partial)") }
-            }
-        }
+        try FileSystem.createDirectories(path, mode: mode)
     }
 
     /// Whether this process may create files in `path` (an existing directory).

@@ -6,82 +6,107 @@ import HAL
 
 /// A connected, non-blocking byte-stream socket carrying a line protocol (the
 /// harness endpoint). Incoming bytes are split into lines; outgoing bytes are
-/// queued while the socket is full, so a slow reader never blocks the loop.
+/// queued while the socket is full, so a slow reader never blocks the loop
+/// (the owner bounds the queue: `queuedOutputCount`).
 ///
-/// Not on a hot path: the harness is a test and bench tool.
+/// Each `readLines()` reads at most `readChunk` bytes (one `read`), so a peer
+/// that floods gets one wake-up's worth of service at a time; the level-
+/// triggered loop comes back for the rest. A write that the socket takes whole
+/// while nothing is queued goes straight out: writing a reused buffer then
+/// allocates nothing.
 public final class LineConnection: LineChannel {
     private var fd: FileDescriptor?
     private var inbound: [UInt8] = []
     private var outbound: [UInt8] = []
+    private var chunk: [UInt8]
     /// Longest accepted line; a longer one closes the connection.
     public let maxLineLength: Int
 
-    public init(adopting descriptor: consuming FileDescriptor, maxLineLength: Int = 4096) {
+    public init(adopting descriptor: consuming FileDescriptor, maxLineLength: Int = 4096, readChunk: Int = 4096) {
         fd = consume descriptor
         self.maxLineLength = maxLineLength
+        chunk = [UInt8](repeating: 0, count: max(1, readChunk))
         inbound.reserveCapacity(256)
     }
 
     public var pollDescriptor: Int32 { fd?.rawValue ?? -1 }
     public var isOpen: Bool { fd != nil }
-    /// True while queued output waits for the socket to become writable.
-    public var hasPendingOutput: Bool { !outbound.isEmpty }
+    public var queuedOutputCount: Int { outbound.count }
 
     public typealias ReadResult = LineReadResult
 
-    /// Reads what is available and returns the complete lines (without the
-    /// newline, a trailing CR removed). `.closed` at end of stream or on error.
+    /// Reads what one `read` gives (at most `readChunk` bytes) and returns the
+    /// complete lines (without the newline, a trailing CR removed). `.closed`
+    /// at end of stream or on error, or when a line outgrows `maxLineLength`.
     public func readLines() -> ReadResult {
         guard let raw = fd?.rawValue else { return .closed }
-        var chunk = [UInt8](repeating: 0, count: 1024)
-        var lines: [String] = []
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(raw, $0.baseAddress, $0.count) }
             if n > 0 {
                 inbound.append(contentsOf: chunk[0..<n])
-                continue
+                break
             }
-            if n == 0 { return lines.isEmpty ? .closed : .lines(lines) }
+            if n == 0 { return .closed }
             let e = Errno.current
             if e == .interrupted { continue }
-            if e == .wouldBlock || e.rawValue == EWOULDBLOCK { break }
+            if e == .wouldBlock || e.rawValue == EWOULDBLOCK { return .lines([]) }
             return .closed
         }
-        while let nl = inbound.firstIndex(of: 0x0A) {
-            var line = inbound[..<nl]
-            if line.last == 0x0D { line = line.dropLast() }
-            lines.append(String(decoding: line, as: UTF8.self))
-            inbound.removeSubrange(...nl)
+        var lines: [String] = []
+        var start = 0
+        while let nl = inbound[start...].firstIndex(of: 0x0A) {
+            var end = nl
+            if end > start && inbound[end - 1] == 0x0D { end -= 1 }
+            lines.append(String(decoding: inbound[start..<end], as: UTF8.self))
+            start = nl + 1
         }
+        inbound.removeSubrange(..<start)
         if inbound.count > maxLineLength { return .closed }
         return .lines(lines)
     }
 
-    /// Queues bytes and writes as much as the socket takes now. Returns false
+    /// Sends what the socket takes now and queues the rest. Returns false
     /// when the connection is gone.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
-        guard fd != nil else { return false }
-        outbound.append(contentsOf: bytes)
-        return flush()
+        guard let raw = fd?.rawValue else { return false }
+        guard outbound.isEmpty else {
+            outbound.append(contentsOf: bytes)
+            return flush()
+        }
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(raw, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            if n > 0 {
+                sent += n
+                continue
+            }
+            let e = Errno.current
+            if e == .interrupted { continue }
+            if e == .wouldBlock || e.rawValue == EWOULDBLOCK { break }
+            close()
+            return false
+        }
+        if sent < bytes.count { outbound.append(contentsOf: bytes[sent...]) }
+        return true
     }
-
-    @discardableResult
-    public func write(_ text: String) -> Bool { write(Array(text.utf8)) }
 
     /// Writes queued output; call when the socket is writable.
     @discardableResult
     public func flush() -> Bool {
         guard let raw = fd?.rawValue else { return false }
-        while !outbound.isEmpty {
-            let n = outbound.withUnsafeBytes { Glibc.send(raw, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var sent = 0
+        defer { if sent > 0 { outbound.removeFirst(sent) } }
+        while sent < outbound.count {
+            let n = outbound.withUnsafeBytes { Glibc.send(raw, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
             if n > 0 {
-                outbound.removeFirst(n)
+                sent += n
                 continue
             }
             let e = Errno.current
             if e == .interrupted { continue }
             if e == .wouldBlock || e.rawValue == EWOULDBLOCK { return true }
+            sent = 0
             close()
             return false
         }
@@ -90,7 +115,8 @@ public final class LineConnection: LineChannel {
 
     public func close() {
         if let d = fd.take() { d.close() }
-        outbound.removeAll()
+        outbound = []
+        inbound = []
     }
 
     deinit { close() }

@@ -66,8 +66,10 @@ public enum HarnessCommand: Equatable, Sendable {
             if let e = noMoreThan(0) { return .failure(e) }
             return .success(.state)
         case "help":
+            if let e = noMoreThan(0) { return .failure(e) }
             return .success(.help)
         case "quit":
+            if let e = noMoreThan(0) { return .failure(e) }
             return .success(.quit)
         default:
             return .failure(.init("unknown command '\(words[0])'; try 'help'"))

@@ -8,7 +8,15 @@ import Loop
 /// can press the watch's buttons, follow its motor and look at its screen.
 /// The socket comes from the injected `LocalSockets`.
 ///
-/// Not part of the steady-state path: it allocates freely.
+/// Bounded: at most `Limits.clients` connections (one more is told so and
+/// closed), and at most `Limits.queuedOutput` bytes of replies waiting for a
+/// client; a client whose replies pile up past that (it sends and never
+/// reads) is disconnected. Each wake-up reads one bounded chunk of a
+/// client's commands, so a flood cannot hold the loop.
+///
+/// Costs nothing unless used: a motor transition with no `motor` subscriber
+/// returns at once; with one, its line is formatted into a buffer made once.
+/// Commands allocate freely (a test and bench tool).
 public final class HarnessServer {
     /// What the server can do to the watch.
     public struct Hooks {
@@ -28,71 +36,126 @@ public final class HarnessServer {
         }
     }
 
+    public struct Limits: Sendable {
+        /// Connections served at once; one more gets `error too many harness clients` and is closed.
+        public var clients = 16
+        /// Reply bytes a client may leave unread; past that it is disconnected.
+        /// (A 128x64 PBM snapshot is 16.4 KB.)
+        public var queuedOutput = 256 * 1024
+        public init() {}
+    }
+
     private final class Client {
         let connection: any LineChannel
         var source: SourceID?
         var streamsMotor = false
+        /// Whether the loop watches for writability (while output is queued).
+        var watchingWritable = false
         init(_ c: any LineChannel) { connection = c }
     }
 
     public let path: String
-    private let listener: any ConnectionListener<any LineChannel>
+    public let limits: Limits
     private let loop: EventLoop
     private let logger: Logger
     private let hooks: Hooks
-    private var listenerSource: SourceID?
-    private var clients: [ObjectIdentifier: Client] = [:]
+    private var acceptor: ConnectionAcceptor<any LineChannel>!
+    private var clients: [Client] = []
+    private var motorSubscribers = 0
+    /// "motor on|off <ns>\n", rebuilt in place for each transition.
+    private var motorLine: [UInt8] = []
+    /// Whether the "too many clients" refusal was logged since the server was last full.
+    private var refusalLogged = false
+    private var overflowLog = LogThrottle(interval: .seconds(10))
 
-    public init(path: String, sockets: any LocalSockets, loop: EventLoop, logger: Logger, hooks: Hooks) throws(HALError) {
+    /// Motor lines formatted so far (none while nobody subscribed: the unit tests check it).
+    public private(set) var motorLinesFormatted = 0
+    /// Clients connected now.
+    public var clientCount: Int { clients.count }
+
+    public init(
+        path: String, sockets: any LocalSockets, loop: EventLoop, logger: Logger, limits: Limits = Limits(),
+        acceptTiming: ConnectionAcceptor<any LineChannel>.Timing = .init(), hooks: Hooks
+    ) throws(HALError) {
         self.path = path
+        self.limits = limits
         self.loop = loop
         self.logger = logger
         self.hooks = hooks
-        listener = try sockets.listenForLines(at: path)
-        listenerSource = try loop.addSource(fd: listener.pollDescriptor, events: .readable) { [unowned self] _ in self.acceptAll() }
+        clients.reserveCapacity(limits.clients)
+        motorLine.reserveCapacity(32)
+        let listener = try sockets.listenForLines(at: path)
+        acceptor = try ConnectionAcceptor(listener: listener, loop: loop, logger: logger, label: "harness", timing: acceptTiming) {
+            [unowned self] connection in self.accepted(connection)
+        }
     }
 
     deinit { close() }
 
     public func close() {
-        if let s = listenerSource { loop.removeSource(s) }
-        listenerSource = nil
-        for c in clients.values { drop(c) }
-        listener.close()
+        acceptor?.close()
+        while let c = clients.last { drop(c) }
     }
 
     /// Streams a motor transition to every connection that asked for it.
     public func motorChanged(on: Bool, at instant: MonotonicInstant) {
-        let line = "motor \(on ? "on" : "off") \(instant.nanoseconds)\n"
-        for c in clients.values where c.streamsMotor { send(line, to: c) }
+        guard motorSubscribers > 0 else { return }
+        motorLinesFormatted &+= 1
+        motorLine.removeAll(keepingCapacity: true)
+        motorLine.append(contentsOf: on ? Self.motorOn : Self.motorOff)
+        Self.appendDecimal(instant.nanoseconds, to: &motorLine)
+        motorLine.append(0x0A)
+        // Backwards: a client over its limit is dropped from the array here.
+        var i = clients.count
+        while i > 0 {
+            i -= 1
+            if clients[i].streamsMotor { send(motorLine, to: clients[i]) }
+        }
     }
 
-    private func acceptAll() {
-        while true {
-            let accepted: (any LineChannel)?
-            do { accepted = try listener.accept() } catch {
-                logger.warning("harness: \(error)")
-                return
-            }
-            guard let connection = accepted else { return }
-            let client = Client(connection)
-            let id = ObjectIdentifier(client)
-            do {
-                client.source = try loop.addSource(fd: client.connection.pollDescriptor, events: .readable) {
-                    [unowned self, unowned client] events in
-                    self.service(client, events)
-                }
-                clients[id] = client
-                logger.debug("harness: client connected")
-            } catch {
-                logger.warning("harness: \(error)")
-            }
+    private static let motorOn = Array("motor on ".utf8)
+    private static let motorOff = Array("motor off ".utf8)
+
+    /// The decimal digits of `value`, without going through a String.
+    private static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
+        var scale: UInt64 = 1
+        while scale <= value / 10 { scale *= 10 }
+        var rest = value
+        while scale > 0 {
+            out.append(UInt8(truncatingIfNeeded: rest / scale) + 0x30)
+            rest %= scale
+            scale /= 10
         }
+    }
+
+    private func accepted(_ connection: any LineChannel) {
+        guard clients.count < limits.clients else {
+            connection.write("error too many harness clients (\(limits.clients) connected); try again later\n")
+            connection.close()
+            if !refusalLogged {
+                refusalLogged = true
+                logger.warning("harness: \(limits.clients) clients connected; refusing more until one leaves")
+            }
+            return
+        }
+        let client = Client(connection)
+        do {
+            client.source = try loop.addSource(fd: connection.pollDescriptor, events: .readable) {
+                [unowned self, unowned client] events in
+                self.service(client, events)
+            }
+        } catch {
+            logger.warning("harness: \(error)")
+            connection.close()
+            return
+        }
+        clients.append(client)
+        logger.debug("harness: client connected")
     }
 
     private func service(_ client: Client, _ events: IOEvents) {
         if events.contains(.writable) {
-            client.connection.flush()
+            if !client.connection.flush() { return drop(client) }
             updateInterest(client)
         }
         guard events.contains(.readable) || events.contains(.hangUp) || events.contains(.error) else { return }
@@ -100,7 +163,7 @@ public final class HarnessServer {
         case .closed:
             drop(client)
         case .lines(let lines):
-            for line in lines where !line.isEmpty {
+            for line in lines {
                 handle(line, from: client)
                 if !client.connection.isOpen { return drop(client) }
             }
@@ -149,13 +212,15 @@ public final class HarnessServer {
             guard setButton(role, false, client) else { return }
             replyAfterSettling("ok release \(role.rawValue)\n", to: client)
         case .motor:
-            client.streamsMotor = true
+            if !client.streamsMotor {
+                client.streamsMotor = true
+                motorSubscribers += 1
+            }
             send("ok motor\n", to: client)
         case .snapshot(let format):
             let bytes = hooks.snapshot(format)
             send("snapshot \(format.rawValue) \(bytes.count)\n", to: client)
-            client.connection.write(bytes)
-            updateInterest(client)
+            send(bytes, to: client)
         case .notifications:
             send("notifications \(hooks.notificationsJSON())\n", to: client)
         case .state:
@@ -164,7 +229,7 @@ public final class HarnessServer {
             send(HarnessCommand.helpText + "\nok help\n", to: client)
         case .quit:
             send("ok quit\n", to: client)
-            client.connection.close()
+            drop(client)
         }
     }
 
@@ -183,22 +248,49 @@ public final class HarnessServer {
         return false
     }
 
-    private func send(_ text: String, to client: Client) {
-        guard client.connection.isOpen else { return }
-        client.connection.write(text)
+    private func send(_ text: String, to client: Client) { send(Array(text.utf8), to: client) }
+
+    /// Queues `bytes` for `client`, or drops it when its unread replies would
+    /// pass `limits.queuedOutput` (callers check `isOpen` afterwards).
+    private func send(_ bytes: [UInt8], to client: Client) {
+        let connection = client.connection
+        guard connection.isOpen else { return }
+        if connection.queuedOutputCount > 0 && !connection.flush() { return drop(client) }
+        if connection.queuedOutputCount + bytes.count > limits.queuedOutput {
+            let queued = connection.queuedOutputCount
+            drop(client)
+            if let heldBack = overflowLog.admit(now: loop.now) {
+                let more = heldBack > 0 ? " (and \(heldBack) more since the last such line)" : ""
+                logger.warning("harness: disconnected a client that does not read its replies (\(queued) bytes unread, limit \(limits.queuedOutput))\(more)")
+            }
+            return
+        }
+        guard connection.write(bytes) else { return drop(client) }
         updateInterest(client)
     }
 
+    /// Watches for writability only while output is queued (one epoll_ctl per change, not per line).
     private func updateInterest(_ client: Client) {
         guard let s = client.source, client.connection.isOpen else { return }
-        try? loop.updateSource(s, events: client.connection.hasPendingOutput ? [.readable, .writable] : .readable)
+        let pending = client.connection.hasPendingOutput
+        guard pending != client.watchingWritable else { return }
+        client.watchingWritable = pending
+        try? loop.updateSource(s, events: pending ? [.readable, .writable] : .readable)
     }
 
+    /// Stops watching, closes and forgets a client (idempotent). The source
+    /// goes before the descriptor, whose number a new client may get next.
     private func drop(_ client: Client) {
         if let s = client.source { loop.removeSource(s) }
         client.source = nil
         client.connection.close()
-        clients[ObjectIdentifier(client)] = nil
+        guard let i = clients.firstIndex(where: { $0 === client }) else { return }
+        clients.remove(at: i)
+        if client.streamsMotor {
+            client.streamsMotor = false
+            motorSubscribers -= 1
+        }
+        refusalLogged = false
         logger.debug("harness: client disconnected")
     }
 }

@@ -9,46 +9,37 @@ import Loop
 /// from the injected `LocalSockets`.
 public final class SimulatedPhoneEndpoint {
     public let path: String
-    private let listener: any ConnectionListener<any PacketChannel>
-    private let loop: EventLoop
     private let logger: Logger
-    private var source: SourceID?
+    private let loop: EventLoop
+    private var refusalLog = LogThrottle(interval: .seconds(10))
+    private var acceptor: ConnectionAcceptor<any PacketChannel>!
     /// Given each accepted link; returns false to refuse it (one is already up).
     private let connected: (any PacketChannel) -> Bool
 
     public init(
-        path: String, sockets: any LocalSockets, loop: EventLoop, logger: Logger, connected: @escaping (any PacketChannel) -> Bool
+        path: String, sockets: any LocalSockets, loop: EventLoop, logger: Logger,
+        acceptTiming: ConnectionAcceptor<any PacketChannel>.Timing = .init(), connected: @escaping (any PacketChannel) -> Bool
     ) throws(HALError) {
         self.path = path
-        self.loop = loop
         self.logger = logger
+        self.loop = loop
         self.connected = connected
-        listener = try sockets.listenForPackets(at: path, linkName: "phone link")
-        source = try loop.addSource(fd: listener.pollDescriptor, events: .readable) { [unowned self] _ in self.acceptAll() }
+        let listener = try sockets.listenForPackets(at: path, linkName: "phone link")
+        acceptor = try ConnectionAcceptor(listener: listener, loop: loop, logger: logger, label: "phone endpoint", timing: acceptTiming) {
+            [unowned self] channel in self.accepted(channel)
+        }
     }
 
     deinit { close() }
 
-    public func close() {
-        if let s = source { loop.removeSource(s) }
-        source = nil
-        listener.close()
-    }
+    public func close() { acceptor?.close() }
 
-    private func acceptAll() {
-        while true {
-            let channel: any PacketChannel
-            do {
-                guard let accepted = try listener.accept() else { return }
-                channel = accepted
-            } catch {
-                logger.warning("phone endpoint: \(error)")
-                return
-            }
-            if !connected(channel) {
-                logger.notice("phone endpoint: refused a second phone (one link at a time)")
-                channel.close()
-            }
+    private func accepted(_ channel: any PacketChannel) {
+        guard !connected(channel) else { return }
+        channel.close()
+        if let heldBack = refusalLog.admit(now: loop.now) {
+            let more = heldBack > 0 ? " (and \(heldBack) more since the last such line)" : ""
+            logger.notice("phone endpoint: refused a second phone (one link at a time)\(more)")
         }
     }
 }

@@ -1,6 +1,5 @@
 import LinuxLoop
 import BoardConfig
-import Foundation
 import Graphics
 import HAL
 import LinuxHAL
@@ -147,7 +146,7 @@ public final class DemoRunner {
             let motorOn = daemon.watch?.motor?.isMotorOn == true
             let seconds = Double(loop.now.duration(since: started).nanosecondsClamped) / 1e9
             let motor = motorOn ? (utf8 ? "≋≋ BZZZ ≋≋" : "== BZZZ ==") : "  ·  "
-            lines.append("motor \(motor)   last button: \(lastPress)   \(String(format: "%5.1f", seconds)) s")
+            lines.append("motor \(motor)   last button: \(lastPress)   \(NumberText.fixed(seconds, fractionDigits: 1, width: 5)) s")
             lines.append(utf8 ? "→/y/Enter positive  ←/n negative  ↑↓ up/down  space select  Esc back  q quit"
                               : "y/Enter positive  n negative  arrows up/down  space select  b back  q quit")
             if lines != lastScreen {
@@ -201,8 +200,8 @@ public final class DemoRunner {
     }
 
     static func terminalIsUTF8() -> Bool {
-        let env = ProcessInfo.processInfo.environment
-        let locale = env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LC_CTYPE"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LANG"] ?? ""
+        let env = CurrentProcess.environment
+        let locale = env("LC_ALL").flatMap { $0.isEmpty ? nil : $0 } ?? env("LC_CTYPE").flatMap { $0.isEmpty ? nil : $0 } ?? env("LANG") ?? ""
         let l = locale.lowercased()
         return l.contains("utf-8") || l.contains("utf8")
     }
@@ -210,16 +209,20 @@ public final class DemoRunner {
     // MARK: - files
 
     private func makeDirectory(_ dir: String) throws {
-        do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-            throw WristCoreFailure("--png \(dir): cannot create the directory (\(error.localizedDescription))")
+        do { try FileSystem.createDirectories(dir) } catch {
+            throw WristCoreFailure("--png \(dir): cannot create the directory (\(error))")
         }
     }
 
+    /// `frame-0042.png`: the frame's file name in the PNG directory.
+    static func frameFileName(_ frame: Int) -> String {
+        "frame-" + NumberText.zeroPadded(frame, width: 4) + ".png"
+    }
+
     private func writePNG(_ image: MonoImage, dir: String, frame: Int) throws {
-        let name = String(format: "frame-%04d.png", frame)
-        let path = dir + "/" + name
-        guard FileManager.default.createFile(atPath: path, contents: Data(image.png(scale: 4))) else {
-            throw WristCoreFailure("--png: cannot write \(path)")
+        let path = dir + "/" + Self.frameFileName(frame)
+        do { try FileBytes.write(image.png(scale: 4), to: path) } catch {
+            throw WristCoreFailure("--png: cannot write \(path) (\(error.reason))")
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import HAL
+import LinuxHAL
 import SimBoard
 
 /// Scenario files: found and read here, in the composition root, so SimBoard
@@ -13,14 +13,16 @@ extension DemoScenario {
             let file = name.hasSuffix(".scenario") ? name : name + ".scenario"
             for dir in searchPath() { candidates.append(dir + "/" + file) }
         }
-        for path in candidates {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                    throw WristCoreFailure("\(path): cannot be read as UTF-8 text", exitCode: WristCoreExit.usageOrConfiguration)
-                }
-                return try parse(text, file: path)
+        for path in candidates where FileSystem.kind(of: path) == .regularFile {
+            let bytes: [UInt8]?
+            do { bytes = try FileBytes.readIfPresent(path) } catch {
+                throw WristCoreFailure("\(path): cannot be read (\(error.reason))", exitCode: WristCoreExit.usageOrConfiguration)
             }
+            guard let bytes else { continue }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw WristCoreFailure("\(path): cannot be read as UTF-8 text", exitCode: WristCoreExit.usageOrConfiguration)
+            }
+            return try parse(text, file: path)
         }
         throw WristCoreFailure(
             "no scenario '\(name)' (looked in: \(candidates.joined(separator: ", "))); shipped scenarios are in Scenarios/, the format is in docs/demo.md",
@@ -30,13 +32,31 @@ extension DemoScenario {
     /// $WRISTCORE_SCENARIOS, ./Scenarios, then next to the executable
     /// (../share/wristcore/Scenarios for an installed binary).
     static func searchPath() -> [String] {
+        searchPath(scenariosVariable: CurrentProcess.environment("WRISTCORE_SCENARIOS"), executablePath: CurrentProcess.executablePath)
+    }
+
+    /// The search path from what the process was started with;
+    /// `executablePath` is the binary's resolved path (/proc/self/exe).
+    static func searchPath(scenariosVariable: String?, executablePath: String?) -> [String] {
         var dirs: [String] = []
-        if let env = ProcessInfo.processInfo.environment["WRISTCORE_SCENARIOS"] { dirs.append(env) }
+        if let scenariosVariable { dirs.append(scenariosVariable) }
         dirs.append("Scenarios")
-        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
-        dirs.append(exe.appendingPathComponent("../share/wristcore/Scenarios").standardizedFileURL.path)
-        // Built in the source tree: .build/<triple>/debug/wristcore.
-        dirs.append(exe.appendingPathComponent("../../../Scenarios").standardizedFileURL.path)
+        if let exe = executablePath {
+            let binDirectory = parent(exe)
+            dirs.append(join(parent(binDirectory), "share/wristcore/Scenarios"))
+            // Built in the source tree: <package>/.build/<triple>/debug/wristcore.
+            dirs.append(join(parent(parent(parent(binDirectory))), "Scenarios"))
+        }
         return dirs
+    }
+
+    /// The directory holding `path` ("/" for a top-level entry, "." for a bare name).
+    static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 }

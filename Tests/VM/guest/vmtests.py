@@ -1021,6 +1021,188 @@ def main():
         diag(f"after kill -9: line released, sim level {Sim.value('MOTOR')} (gpio-sim's pull-down; real pins keep the last level)")
     tap.run("gpio: after kill -9 the motor line is released", kill9_mid_ring, r_again)
 
+    # ---- the adapter goes away and comes back (issue 15, item 2)
+    # In the daemon's runtime directory, which the sandboxed daemon (its own
+    # uid, a read-only system) can reach; the socket is made writable for it.
+    NOTIFY = os.path.join(RUN_DIR, "notify.sock")
+    WATCHDOG_USEC = 4_000_000  # pings every 2 s
+
+    class Notify:
+        """systemd's end of NOTIFY_SOCKET: every sd_notify datagram with its arrival time."""
+
+        def __init__(self):
+            try:
+                os.unlink(NOTIFY)
+            except FileNotFoundError:
+                pass
+            self.s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            self.s.bind(NOTIFY)
+            os.chmod(NOTIFY, 0o666)  # sd_notify from the daemon's user (as systemd's socket allows)
+            self.s.settimeout(0.5)
+            self.msgs = []
+            self.cond = threading.Condition()
+            self.done = False
+            self.t = threading.Thread(target=self._run, daemon=True)
+            self.t.start()
+
+        def _run(self):
+            while not self.done:
+                try:
+                    m = self.s.recv(4096).decode()
+                except socket.timeout:
+                    continue
+                except OSError:
+                    return
+                with self.cond:
+                    self.msgs.append((time.monotonic(), m))
+                    self.cond.notify_all()
+
+        def wait_for(self, pred, timeout, since=0):
+            deadline = time.monotonic() + timeout
+            with self.cond:
+                while True:
+                    for i in range(since, len(self.msgs)):
+                        if pred(self.msgs[i][1]):
+                            return i
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return None
+                    self.cond.wait(min(left, 0.5))
+
+        def between(self, a, b=None):
+            with self.cond:
+                return [m for _, m in self.msgs[a:b]]
+
+        def close(self):
+            self.done = True
+            self.t.join(2)
+            self.s.close()
+
+    def supervised_daemon(name, board=BOARD):
+        """The daemon as systemd runs it (Type=notify, WatchdogSec=4)."""
+        try:
+            os.unlink(HARNESS)
+        except FileNotFoundError:
+            pass
+        env = dict(os.environ, NOTIFY_SOCKET=NOTIFY, WATCHDOG_USEC=str(WATCHDOG_USEC))
+        return Proc(name, daemon_argv(board), env=env)
+
+    def btmgmt_power(on):
+        r = sh(f"sleep 3 | timeout -k 2 20 btmgmt --index {HW['BT_WATCH_INDEX']} power {'on' if on else 'off'}", shell_bash=True, timeout=40)
+        expect(r.returncode == 0, f"btmgmt power {'on' if on else 'off'}: exit {r.returncode}: {r.stdout}{r.stderr}")
+        return r.stdout.strip()
+
+    def stop_watch():
+        w = ctx.get("watch")
+        if w is not None and w.alive():
+            mark = ctx["phone"].mark()
+            w.stop()
+            ctx["phone"].wait_for(r"^DISCONNECTED", T_LINK, since=mark)
+
+    def stretched(m):
+        return m.startswith("WATCHDOG=1\nWATCHDOG_USEC=") and int(m.split("=")[-1]) > WATCHDOG_USEC
+
+    def adapter_returns():
+        phone = ctx["phone"]
+        stop_watch()
+        notify = ctx["notify"] = Notify()
+        mark = phone.mark()
+        ctx["watch"] = watch = supervised_daemon("watch-adapter")
+        ctx["harness"] = h = Harness()
+        expect(notify.wait_for(lambda m: m.startswith("READY=1"), T_LINK) is not None, f"no READY=1\nwatch:\n{watch.tail()}")
+        expect(phone.wait_for(r"^SESSION started", T_PAIR, since=mark), f"the phone did not reconnect to the supervised daemon\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+        expect(not phone.matches(r"^PAIRING", since=mark), "the phone was asked to pair")
+        expect(notify.wait_for(lambda m: m == "WATCHDOG=1", T_SHORT) is not None, f"no watchdog pings while healthy: {notify.between(0)}")
+
+        # Another process powers the watch's adapter off.
+        mark = phone.mark()
+        n_off = len(notify.msgs)
+        btmgmt_power(False)
+        lost = watch.wait_for(r"Bluetooth adapter hci\d+ powered off by another program", T_LINK)
+        expect(lost, f"the watch did not notice the adapter going away\nwatch:\n{watch.tail()}")
+        expect(phone.wait_for(r"^DISCONNECTED", T_LINK, since=mark), f"the phone kept its link\nphone:\n{phone.tail()}")
+        st = wait_until(lambda: (lambda s: s if s["screen"] == "message" and s["link"] == "off" else None)(h.state()), T_SHORT)
+        expect(st, f"the screen does not say the adapter is gone: {h.state()}")
+        i_lost = notify.wait_for(stretched, T_SHORT, since=n_off)
+        expect(i_lost is not None, f"no stretched watchdog timeout when the adapter went: {notify.between(n_off)}")
+        gone = notify.wait_for(lambda m: m.startswith("STATUS=Bluetooth adapter hci") and " gone since " in m, T_SHORT, since=n_off)
+        expect(gone is not None, f"no STATUS= saying the adapter is gone: {notify.between(n_off)}")
+        time.sleep(3 * WATCHDOG_USEC / 2e6)  # three ping intervals without the adapter
+        pinged = [m for m in notify.between(i_lost + 1) if m == "WATCHDOG=1"]
+        expect(not pinged, f"the watchdog was pinged while the adapter was gone: {notify.between(i_lost)}")
+        expect(watch.alive(), "the daemon exited while the adapter was gone (within its timeout)")
+        diag(f"adapter off: screen '{st['screen']}', link {st['link']}; systemd: {notify.between(gone, gone + 1)[0]!r}; no pings for {3 * WATCHDOG_USEC / 2e6:.0f} s")
+
+        # It comes back.
+        mark = phone.mark()
+        n_back = len(notify.msgs)
+        t_cmd = time.monotonic()
+        power_on = subprocess.Popen(["bash", "-c", f"sleep 3 | timeout -k 2 20 btmgmt --index {HW['BT_WATCH_INDEX']} power on"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        back = watch.wait_for(r"Bluetooth adapter hci\d+ is back", T_LINK, since=0)
+        t_back = time.monotonic()
+        expect(back, f"the watch did not notice the adapter coming back\nwatch:\n{watch.tail()}")
+        expect(watch.wait_for(r"set up again after", T_LINK), f"the set-up did not run again\nwatch:\n{watch.tail()}")
+        t_advertising = time.monotonic()
+        expect(phone.wait_for(r"^CONNECTED", T_LINK, since=mark), f"no reconnection\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+        t_connected = time.monotonic()
+        expect(phone.wait_for(r"^SESSION started", T_PAIR, since=mark), f"no ANCS session after the adapter came back\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+        t_session = time.monotonic()
+        phone.send('add uid=30 category=social title="Back" message="The adapter returned"')
+        shown = wait_until(lambda: (lambda s: s if s["screen"] == "detail" and s["uid"] == 30 else None)(h.state()), T_LINK, interval=0.05)
+        t_shown = time.monotonic()
+        expect(shown, f"notification 30 is not on the screen: {h.state()}\nphone:\n{phone.tail()}")
+        got = next((n for n in h.notifications() if n["uid"] == 30), None)
+        expect(got and got.get("title") == "Back", f"the store has no fetched uid 30: {h.notifications()}")
+        expect(not phone.matches(r"^PAIRING", since=mark), "the phone was asked to pair again: the stored bond was not used")
+        expect(phone.matches(r"^SECURITY level=[2-9]", since=mark), "the link after the return is not encrypted")
+        power_on.wait(30)
+        restored = notify.wait_for(lambda m: m == f"WATCHDOG=1\nWATCHDOG_USEC={WATCHDOG_USEC}", T_SHORT, since=n_back)
+        expect(restored is not None, f"the watchdog timeout was not restored: {notify.between(n_back)}")
+        expect(notify.wait_for(lambda m: m == "WATCHDOG=1", T_SHORT, since=restored + 1) is not None, "no pings after the adapter came back")
+        status = [m for m in notify.between(n_back) if m.startswith("STATUS=")]
+        diag(f"after the return: no pairing, encrypted; systemd STATUS: {status}")
+        diag(f"timeline from 'adapter back' (the watch saw it; btmgmt power on was run {t_back - t_cmd:.2f} s before): "
+             f"advertising again +{t_advertising - t_back:.2f} s, phone connected +{t_connected - t_back:.2f} s, "
+             f"ANCS session +{t_session - t_back:.2f} s, notification on the screen +{t_shown - t_back:.2f} s")
+        diag(f"FIGURE adapter back -> first notification shown: {t_shown - t_back:.2f} s (from the power-on command: {t_shown - t_cmd:.2f} s; under TCG)")
+    r_adapter = tap.run("bluetooth: the adapter powered off by another process and back: set up again, the phone reconnects with its stored bond, a notification flows; no watchdog pings while it was gone", adapter_returns, r_pair)
+
+    def adapter_timeout():
+        phone = ctx["phone"]
+        stop_watch()
+        notify = ctx.get("notify") or Notify()
+        ctx["notify"] = notify
+        # Beside the unit's board (CONF): the sandboxed daemon's user cannot read OUT.
+        board = write_board(os.path.join(CONF, "vm-board-loss-timeout.json"),
+                            [('"name": "WristCore VM" }', '"name": "WristCore VM", "adapterLossTimeoutSeconds": 10 }')])
+        n0 = len(notify.msgs)
+        mark = phone.mark()
+        ctx["watch"] = watch = supervised_daemon("watch-adapter-timeout", board)
+        expect(notify.wait_for(lambda m: m.startswith("READY=1"), T_LINK, since=n0) is not None, f"no READY=1\nwatch:\n{watch.tail()}")
+        phone.wait_for(r"^SESSION started", T_PAIR, since=mark)
+        n_off = len(notify.msgs)
+        t_off = time.monotonic()
+        try:
+            btmgmt_power(False)
+            rc = watch.wait_exit(T_LINK)
+            took = time.monotonic() - t_off
+            expect(rc is not None, f"the daemon kept running without its adapter\nwatch:\n{watch.tail()}")
+            expect(rc > 0, f"exit status {rc} (0 would not make systemd restart it; negative is a crash)\n{watch.tail(30)}")
+            why = next((l for l in watch.lines if "not back within" in l), None)
+            expect(why, f"the log does not say why it exited:\n{watch.tail(30)}")
+            expect(took >= 10, f"exited after {took:.1f} s, before its 10 s timeout")
+            i_lost = notify.wait_for(stretched, 1, since=n_off)
+            expect(i_lost is not None, f"no stretched watchdog timeout when the adapter went: {notify.between(n_off)}")
+            pinged = [m for m in notify.between(i_lost + 1) if m == "WATCHDOG=1"]
+            expect(not pinged, f"pinged the watchdog after the adapter went: {notify.between(n_off)}")
+            diag(f"exit {rc} after {took:.1f} s: {why.strip()}")
+        finally:
+            btmgmt_power(True)
+    tap.run("bluetooth: an adapter that stays away longer than the board's timeout: the daemon exits non-zero (systemd restarts it), no pings meanwhile", adapter_timeout, r_adapter)
+    if "notify" in ctx:
+        ctx["notify"].close()
+
     for p in ("watch", "phone"):
         if p in ctx:
             ctx[p].stop()

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The daemon's footprint, from the built binary: its size, the shared
+# libraries it needs (fails when Foundation, FoundationInternationalization or
+# ICU is linked, dynamically or statically), and its memory after 10,000
+# notifications through the simulated board's phone endpoint
+# (Scripts/measure_rss.py: VmRSS, VmHWM, RssAnon, RssFile, and by mapping).
+#
+# usage: Scripts/measure-rss.sh [path/to/wristcore] [--notifications N] [--max-rss-mib M]
+#   default binary: the release build (make build, or make build STATIC=1)
+#   --max-rss-mib M  also fail above M MiB (without it the RSS is only reported)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin=".build/release/wristcore"
+if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then bin=$1; shift; fi
+[ -x "$bin" ] || { echo "no binary at $bin: run 'make build' (or 'make build STATIC=1') first"; exit 2; }
+
+echo "== $bin: $(stat -L -c %s "$bin") bytes ($(size "$bin" | awk 'NR == 2 { printf "text %d, data %d, bss %d", $1, $2, $3 }'))"
+needed=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+echo "NEEDED ($(echo "$needed" | wc -l)): $(echo $needed)"
+echo "ldd ($(ldd "$bin" | grep -c '=>') libraries): $(ldd "$bin" | awk '$2 == "=>" { print $1 }' | tr '\n' ' ')"
+
+failed=0
+forbidden='^lib(Foundation|FoundationInternationalization|_FoundationICU|FoundationNetworking|FoundationXML)\.so'
+if grep -Eq "$forbidden" <<< "$needed"; then
+    echo "FAIL: links $(grep -E "$forbidden" <<< "$needed" | tr '\n' ' ')(the daemon must not use Foundation)"
+    failed=1
+fi
+# Statically linked (--static-swift-stdlib): Foundation's or ICU's own symbols.
+symbols=$(nm "$bin" 2>/dev/null | awk '{ print $NF }' || true)
+if [ -n "$symbols" ]; then
+    # (here-strings, not pipes: grep -q exits early and pipefail would hide the match)
+    if grep -Eq '^\$s(10Foundation|31FoundationInternationalization)[0-9A-Z_]|^u(col|loc|cal|text)_[a-zA-Z]+_[0-9]+$|^swift_ucol_' <<< "$symbols"; then
+        echo "FAIL: Foundation or ICU is linked in statically"
+        failed=1
+    fi
+    essentials=$(grep -c '^\$s20FoundationEssentials' <<< "$symbols" || true)
+    [ "$essentials" = 0 ] || echo "note: FoundationEssentials is linked ($essentials symbols; swift-argument-parser imports it for --help JSON)"
+else
+    echo "note: no symbol table (stripped): static Foundation not checked"
+fi
+[ "$failed" = 0 ] || exit 1
+
+python3 Scripts/measure_rss.py "$bin" "$@"

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""The daemon's memory after a day's worth of notifications: runs
+`wristcore run --board sim --phone unix:P --harness unix:H`, pushes N
+notifications (default 10,000) through the phone endpoint with the minimal
+Python iPhone (each one added, its attributes asked for and answered, older
+ones removed), then reads /proc/PID/status and /proc/PID/smaps.
+
+Prints VmRSS, VmHWM, RssAnon, RssFile, RssShmem, and where the resident
+memory is: the binary, the Swift runtime, the Foundation family, libc and
+the C libraries, the heap, other anonymous memory, the stack.
+
+usage: measure_rss.py path/to/wristcore [--notifications N] [--max-rss-mib M]
+  --max-rss-mib M   exit 1 when VmRSS or VmHWM is above M MiB (else only report)
+"""
+import argparse, os, socket, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "CLI"))
+from minimal_phone import MinimalPhone, le16  # noqa: E402
+
+GOAL_MIB = 8
+
+
+class CountingPhone(MinimalPhone):
+    """The minimal iPhone, answering with a different title and message per
+    notification, and counting the attribute requests it answered."""
+
+    def __init__(self, path):
+        super().__init__(path)
+        self.answered = set()
+
+    def _answer(self, pdu):
+        if len(pdu) >= 8 and pdu[0] == 0x12 and (pdu[1] | pdu[2] << 8) == 0x25 and pdu[3] == 0x00:
+            p = self.sock
+            p.send(bytes([0x13]))
+            uid = int.from_bytes(pdu[4:8], "little")
+            values = {0: b"com.apple.MobileSMS", 1: b"Contact %d" % (uid % 97), 2: b"",
+                      3: (b"Message number %d: see you at %d:%02d" % (uid, uid % 24, uid % 60)),
+                      4: b"40", 5: b"20240501T120000", 6: b"Reply", 7: b"Clear"}
+            asked, i = [], 8
+            while i < len(pdu):
+                asked.append(pdu[i]); i += 3 if pdu[i] in (1, 2, 3) else 1
+            attrs = b"".join(bytes([a]) + le16(len(values.get(a, b""))) + values.get(a, b"") for a in asked)
+            p.send(bytes([0x1B]) + le16(0x27) + bytes([0]) + pdu[4:8] + attrs)
+            self.answered.add(uid)
+        else:
+            super()._answer(pdu)
+
+
+def status(pid):
+    fields = {}
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile", "RssShmem", "VmSize", "VmData"):
+                fields[key] = int(value.split()[0])  # kB
+    return fields
+
+
+def by_mapping(pid, exe):
+    """Resident kB per group of mappings, from /proc/PID/smaps."""
+    groups, current = {}, None
+    def group(name):
+        base = os.path.basename(name)
+        if name == exe: return "binary (%s)" % base
+        if name == "[heap]": return "heap ([heap], brk)"
+        if name == "[stack]": return "stack"
+        if name == "": return "anonymous (malloc arenas, mmaps, Swift metadata)"
+        if name.startswith("["): return "kernel ([vdso], [vvar], ...)"
+        if "Foundation" in base: return "Foundation family (%s)" % base
+        if "/swift/" in name or base.startswith("libswift") or base in ("libdispatch.so", "libBlocksRuntime.so"):
+            return "Swift runtime (%s)" % base
+        return "other libraries (%s)" % base
+    with open("/proc/%d/smaps" % pid) as f:
+        for line in f:
+            parts = line.split()
+            if not parts: continue
+            if "-" in parts[0] and not parts[0].endswith(":"):
+                current = group(parts[5] if len(parts) >= 6 else "")
+            elif parts[0] == "Rss:" and current is not None:
+                groups[current] = groups.get(current, 0) + int(parts[1])
+    return groups
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("wristcore")
+    ap.add_argument("--notifications", type=int, default=10_000)
+    ap.add_argument("--max-rss-mib", type=float, default=None)
+    args = ap.parse_args()
+
+    exe = os.path.realpath(args.wristcore)
+    tmp = tempfile.mkdtemp(prefix="wc-rss-")
+    phone_path, harness_path = tmp + "/phone.sock", tmp + "/harness.sock"
+    daemon = subprocess.Popen([exe, "run", "--board", "sim", "--phone", "unix:" + phone_path,
+                               "--harness", "unix:" + harness_path, "--log-level", "warning",
+                               "--state-dir", tmp])
+    try:
+        for _ in range(400):
+            if os.path.exists(harness_path) and os.path.exists(phone_path): break
+            if daemon.poll() is not None: sys.exit("the daemon exited with %d" % daemon.returncode)
+            time.sleep(0.05)
+        h = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); h.connect(harness_path)
+        hf = h.makefile("rb")
+        def ask(cmd):
+            h.sendall((cmd + "\n").encode())
+            return hf.readline().decode().rstrip("\n")
+
+        phone = CountingPhone(phone_path)
+        phone.serve(10, until=lambda p: p.subscribed == {0x23, 0x28})
+        if phone.subscribed != {0x23, 0x28}: sys.exit("the watch did not subscribe to ANCS")
+        time.sleep(0.5)
+        connected = status(daemon.pid)
+
+        started = time.time()
+        categories = [0, 4, 6, 7, 2, 5, 9]  # other, social, email, news, missed call, schedule, business
+        missing = 0
+        for i in range(args.notifications):
+            uid = i + 1
+            flags = 0x02 if i % 5 == 0 else 0x00  # every fifth one Important
+            phone.notify_source(0, flags, categories[i % len(categories)], uid)
+            if uid > 24: phone.notify_source(2, 0, categories[(i - 24) % len(categories)], uid - 24)  # removed
+            phone.serve(2, until=lambda p: uid in p.answered)
+            if uid not in phone.answered: missing += 1
+        phone.serve(1)
+        elapsed = time.time() - started
+        state = ask("state")
+        if daemon.poll() is not None: sys.exit("the daemon exited with %d" % daemon.returncode)
+        after = status(daemon.pid)
+        groups = by_mapping(daemon.pid, exe)
+    finally:
+        if daemon.poll() is None:
+            daemon.terminate()
+            daemon.wait(10)
+
+    mib = lambda kb: kb / 1024
+    print("binary: %s (%.2f MB)" % (exe, os.path.getsize(exe) / 1e6))
+    print("%d notifications in %.1f s; %d without an attribute request; state: %s"
+          % (args.notifications, elapsed, missing, state[:120]))
+    print("%-10s %12s %12s" % ("", "connected", "after"))
+    for key in ("VmRSS", "VmHWM", "RssAnon", "RssFile", "RssShmem"):
+        print("%-10s %9.2f MiB %9.2f MiB" % (key, mib(connected.get(key, 0)), mib(after.get(key, 0))))
+    print("resident after, by mapping:")
+    for name, kb in sorted(groups.items(), key=lambda kv: -kv[1]):
+        if kb: print("  %8.2f MiB  %s" % (mib(kb), name))
+    rss, hwm = mib(after["VmRSS"]), mib(after["VmHWM"])
+    verdict = "within" if max(rss, hwm) <= GOAL_MIB else "ABOVE"
+    print("goal: RSS <= %d MiB: %s (VmRSS %.2f MiB, VmHWM %.2f MiB)" % (GOAL_MIB, verdict, rss, hwm))
+    if missing:
+        print("FAIL: %d notifications were not fetched by the watch" % missing); return 1
+    if args.max_rss_mib is not None and max(rss, hwm) > args.max_rss_mib:
+        print("FAIL: above %.1f MiB" % args.max_rss_mib); return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+/// How board-file text is echoed in error messages: escaped the way JSON
+/// writes it, so a value can neither cut stderr (a NUL ends a C string),
+/// nor break the one-problem-per-line output (a newline), nor drive the
+/// terminal (ESC, C1 controls).
+public enum BoardText {
+    /// `s` with `"`, `\`, `\n`, `\r`, `\t` and every other C0, DEL or C1
+    /// control escaped JSON-style (`\u001b`, `\u0000`).
+    public static func escaped(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars { append(scalar, to: &out, quote: true) }
+        return out
+    }
+
+    /// `"value"`, escaped.
+    public static func quoted(_ s: String) -> String { "\"" + escaped(s) + "\"" }
+
+    /// Only the control characters of `s` escaped: the last guard on a whole
+    /// message, whose values were already quoted (quotes and backslashes
+    /// there are the message's own).
+    public static func controlsEscaped(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: isControl) else { return s }
+        var out = ""
+        for scalar in s.unicodeScalars {
+            if isControl(scalar) { append(scalar, to: &out, quote: false) } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+
+    static func isControl(_ s: Unicode.Scalar) -> Bool {
+        s.value < 0x20 || (0x7F...0x9F).contains(s.value)
+    }
+
+    static func append(_ scalar: Unicode.Scalar, to out: inout String, quote: Bool) {
+        switch scalar {
+        case "\"" where quote: out += "\\\""
+        case "\\" where quote: out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where isControl(scalar):
+            let h = String(scalar.value, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+}
