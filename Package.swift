@@ -163,6 +163,7 @@ let package = Package(
             name: "WatchTests",
             dependencies: [
                 "Watch", "BoardConfig", "ANCS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
+                "PhoneServices",  // PhoneClock / CurrentTime: the phone's time handed to the controller
                 "LinuxHAL",  // FileBytes, to read the shipped fonts; the code under test never touches a descriptor
                 .product(name: "Logging", package: "swift-log"),
             ]),

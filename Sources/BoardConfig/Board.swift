@@ -13,6 +13,9 @@ public struct Board: Equatable, Sendable {
     public var bluetooth: BluetoothSettings
     /// Where it was loaded from ("built-in" for `--board sim` without a file).
     public var source: String
+    /// Set the system clock from the phone's time while it is unsynchronised
+    /// (a board without an RTC and without network; needs CAP_SYS_TIME).
+    public var setSystemClock = false
 
     public func button(_ role: ButtonRole) -> ButtonWiring? { buttons.first { $0.role == role } }
 }

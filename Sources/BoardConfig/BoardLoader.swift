@@ -198,7 +198,7 @@ struct BoardValidator {
     // MARK: - sections
 
     mutating func board(_ root: ConfigJSON) -> Board? {
-        guard let m = members(root, "", allowed: ["name", "simulated", "display", "buttons", "motor", "input", "bluetooth"]) else { return nil }
+        guard let m = members(root, "", allowed: ["name", "simulated", "display", "buttons", "motor", "input", "bluetooth", "setSystemClock"]) else { return nil }
         let top = root.line
         let name = string(m, "name", "name", required: top)
         let simulated = bool(m, "simulated", "simulated", default: false)
@@ -209,9 +209,12 @@ struct BoardValidator {
         let motor = m["motor"].flatMap { self.motor($0.0) }
         let input = m["input"].map { self.input($0.0) } ?? .defaults
         let bluetooth = m["bluetooth"].map { self.bluetooth($0.0) } ?? .defaults
+        let setSystemClock = bool(m, "setSystemClock", "setSystemClock", default: false)
         checkLinesAreDistinct(buttons: buttons, motor: motor, m: m)
         guard let name, let display else { return nil }
-        return Board(name: name, simulated: simulated, display: display, buttons: buttons, motor: motor, input: input, bluetooth: bluetooth, source: file)
+        var board = Board(name: name, simulated: simulated, display: display, buttons: buttons, motor: motor, input: input, bluetooth: bluetooth, source: file)
+        board.setSystemClock = setSystemClock
+        return board
     }
 
     mutating func display(_ v: ConfigJSON) -> DisplayWiring? {

@@ -1,9 +1,10 @@
 // Linux system interfaces that Swift's Glibc module does not expose:
-// epoll, timerfd, signalfd, eventfd. Only LinuxHAL imports this module.
+// epoll, timerfd, signalfd, eventfd, adjtimex. Only LinuxHAL imports this module.
 #ifndef WRISTCORE_CLINUX_SHIM_H
 #define WRISTCORE_CLINUX_SHIM_H
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
+#include <sys/timex.h>
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>

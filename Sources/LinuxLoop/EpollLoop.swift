@@ -8,7 +8,8 @@ public enum LoopClock {
     /// CLOCK_MONOTONIC; timers fire through one timerfd.
     case monotonic
     /// A test clock: timers fire only when the test calls `advanceClock(by:)`,
-    /// while descriptor sources still go through epoll.
+    /// while descriptor sources still go through epoll. The wall clock is
+    /// the manual clock plus a fixed offset (1970 plus the manual time).
     case manual(ManualClock)
 }
 
@@ -20,6 +21,9 @@ public enum LoopClock {
 ///   was removed (or whose slot was reused) during the same wakeup is dropped.
 /// - Timers: a heap of deadlines (`TimerQueue`) and one timerfd armed at the
 ///   earliest deadline, whatever the number of timers.
+/// - Wall-clock timers: one CLOCK_REALTIME timerfd each (TFD_TIMER_ABSTIME |
+///   TFD_TIMER_CANCEL_ON_SET), watched like any source; a read failing with
+///   ECANCELED means the clock was set, reported as `.clockChanged`.
 /// - Signals: every catchable terminating signal through a signalfd runs the
 ///   shutdown handlers, then `run()` returns.
 /// - Deferred work runs after the handler of the current event.
@@ -42,6 +46,16 @@ public final class EpollLoop: EventLoop {
     private var freeSources: [UInt32] = []
     private var timers = TimerQueue()
     private var armedDeadline: MonotonicInstant?
+    private struct WallTimer {
+        var fd: WallClockTimerFD?
+        var source: SourceID?
+        var handler: ((WallClockTimerEvent) -> Void)?
+        var generation: UInt32 = 0
+        var armed = false
+    }
+    private var wallTimers: [WallTimer] = []
+    /// The wall clock and its timers with a manual clock.
+    private var manualWallClock = ManualWallClock()
     /// Work to run after the current handler. Closures are stored inside a
     /// struct: an array of bare closures re-wraps each appended closure in a
     /// heap-allocated thunk (one malloc per deferWork, found by
@@ -162,6 +176,74 @@ public final class EpollLoop: EventLoop {
         let id = timers.make(handler, destroyAfterFiring: true)
         arm(id, after: after, repeating: nil)
         return id
+    }
+
+    // MARK: - wall-clock timers
+
+    public var wallClockNow: WallClockInstant {
+        if let manualClock { return manualWallClock.now(monotonic: manualClock.now) }
+        return SystemClock.now()
+    }
+
+    public func makeWallClockTimer(_ handler: @escaping (WallClockTimerEvent) -> Void) throws(HALError) -> WallClockTimerID {
+        if manualClock != nil { return manualWallClock.make(handler, timers: &timers) }
+        let fd = try WallClockTimerFD()
+        let index = wallTimers.firstIndex { $0.handler == nil } ?? wallTimers.count
+        if index == wallTimers.count { wallTimers.append(WallTimer()) }
+        let generation = wallTimers[index].generation
+        let source = try addSource(fd: fd.rawValue, events: .readable) { [unowned self] _ in
+            self.wallTimerReady(index, generation)
+        }
+        wallTimers[index].fd = fd
+        wallTimers[index].source = source
+        wallTimers[index].handler = handler
+        return WallClockTimerID(index: UInt32(index), generation: generation)
+    }
+
+    private func liveWallTimer(_ id: WallClockTimerID) -> WallClockTimerFD? {
+        guard Int(id.index) < wallTimers.count, wallTimers[Int(id.index)].generation == id.generation else { return nil }
+        return wallTimers[Int(id.index)].fd
+    }
+
+    public func arm(_ id: WallClockTimerID, at deadline: WallClockInstant) {
+        if let manualClock { return manualWallClock.arm(id, at: deadline, monotonicNow: manualClock.now, timers: &timers) }
+        guard let fd = liveWallTimer(id) else { return }
+        do { try fd.arm(at: deadline) } catch { preconditionFailure("\(error)") }
+        wallTimers[Int(id.index)].armed = true
+    }
+
+    public func disarm(_ id: WallClockTimerID) {
+        if manualClock != nil { return manualWallClock.disarm(id, timers: &timers) }
+        guard let fd = liveWallTimer(id) else { return }
+        fd.disarm()
+        wallTimers[Int(id.index)].armed = false
+    }
+
+    public func isArmed(_ id: WallClockTimerID) -> Bool {
+        if manualClock != nil { return manualWallClock.isArmed(id, timers: timers) }
+        return liveWallTimer(id) != nil && wallTimers[Int(id.index)].armed
+    }
+
+    public func destroyWallClockTimer(_ id: WallClockTimerID) {
+        if manualClock != nil { return manualWallClock.destroy(id, timers: &timers) }
+        guard liveWallTimer(id) != nil else { return }
+        let i = Int(id.index)
+        if let source = wallTimers[i].source { removeSource(source) }
+        wallTimers[i] = WallTimer(generation: id.generation &+ 1)  // the descriptor closes with its object
+    }
+
+    /// A wall-clock timerfd is readable: its deadline passed, or the clock
+    /// was set (ECANCELED). Either way it is disarmed before the handler
+    /// runs, so a spent timer is not woken by a later clock change.
+    private func wallTimerReady(_ index: Int, _ generation: UInt32) {
+        guard index < wallTimers.count, wallTimers[index].generation == generation,
+            let fd = wallTimers[index].fd, let handler = wallTimers[index].handler
+        else { return }
+        let expiry = fd.read()
+        guard wallTimers[index].armed, expiry != .notReady else { return }
+        wallTimers[index].armed = false
+        fd.disarm()
+        handler(expiry == .clockChanged ? .clockChanged : .due)
     }
 
     /// Manual clock only: moves time forward, firing every timer that falls due

@@ -4,13 +4,15 @@ import HAL
 /// moves it (like NIO's EmbeddedEventLoop): timers fire from `advance(by:)` in
 /// deadline order, each seeing its own deadline as `now`; a registered source
 /// runs only when the test calls `signal(_:_:)`; deferred work runs after each
-/// timer or signalled source, or from `runDeferred()`.
+/// timer or signalled source, or from `runDeferred()`. Its wall clock moves
+/// with its monotonic clock, and jumps when a test calls `stepWallClock(by:)`.
 ///
 /// Pure state machines need no loop at all; this is for the thin layers that
 /// schedule timers (the watch controller, buttons, the motor) so their timing
 /// rules are tested without sockets or sleeping.
 public final class ManualLoop: EventLoop {
     private var timers = TimerQueue()
+    private var wallClock: ManualWallClock
     private var sources: [SourceID: (fd: Int32, events: IOEvents, handler: (IOEvents) -> Void)] = [:]
     private var nextSource: UInt32 = 0
     /// Stored in a struct, as EpollLoop does: an array of bare closures re-wraps
@@ -19,12 +21,19 @@ public final class ManualLoop: EventLoop {
     private var deferred: [DeferredWork] = []
     private var shutdownHandlers: [() -> Void] = []
     public private(set) var isShutDown = false
-    /// Timer expiries dispatched so far (a wake-up count for power tests).
+    /// Timer expiries dispatched so far, monotonic and wall-clock, clock
+    /// changes included (a wake-up count for power tests).
     public private(set) var timerFirings = 0
 
     public private(set) var now: MonotonicInstant
 
-    public init(now: MonotonicInstant = .zero) { self.now = now }
+    /// - Parameter wallClock: the wall clock at `now` (by default the same
+    ///   count of nanoseconds as `now`, since 1970).
+    public init(now: MonotonicInstant = .zero, wallClock: WallClockInstant? = nil) {
+        self.now = now
+        let wall = wallClock?.nanosecondsSinceEpoch ?? Int64(clamping: now.nanoseconds)
+        self.wallClock = ManualWallClock(offset: wall &- Int64(clamping: now.nanoseconds))
+    }
 
     // MARK: sources
 
@@ -80,6 +89,34 @@ public final class ManualLoop: EventLoop {
         let id = timers.make(handler, destroyAfterFiring: true)
         arm(id, after: after, repeating: nil)
         return id
+    }
+
+    // MARK: wall-clock timers
+
+    public var wallClockNow: WallClockInstant { wallClock.now(monotonic: now) }
+
+    public func makeWallClockTimer(_ handler: @escaping (WallClockTimerEvent) -> Void) throws(HALError) -> WallClockTimerID {
+        wallClock.make(handler, timers: &timers)
+    }
+
+    public func arm(_ id: WallClockTimerID, at deadline: WallClockInstant) {
+        wallClock.arm(id, at: deadline, monotonicNow: now, timers: &timers)
+    }
+
+    public func disarm(_ id: WallClockTimerID) { wallClock.disarm(id, timers: &timers) }
+    public func destroyWallClockTimer(_ id: WallClockTimerID) { wallClock.destroy(id, timers: &timers) }
+    public func isArmed(_ id: WallClockTimerID) -> Bool { wallClock.isArmed(id, timers: timers) }
+
+    /// Sets the wall clock `d` later (earlier when negative), as
+    /// settimeofday would: every armed wall-clock timer runs at once with
+    /// `.clockChanged` (each a firing), with deferred work after each.
+    public func stepWallClock(by d: Duration) {
+        runDeferred()
+        for handler in wallClock.step(by: d, timers: &timers) {
+            timerFirings += 1
+            handler(.clockChanged)
+            runDeferred()
+        }
     }
 
     /// Moves time forward, firing every timer that falls due in deadline order

@@ -15,8 +15,14 @@ import Screens
 /// (the phone's events, button gestures, pairing requests, time).
 ///
 /// One loop timer is kept armed at the model's `nextDeadline` (as
-/// `PhoneSession` does for the ANCS consumer); a second one redraws the clock
-/// on the minute. Redraws are coalesced through `loop.deferWork`.
+/// `PhoneSession` does for the ANCS consumer). The minute tick redraws the
+/// clock on the wall-clock minute (and carries the burn-in shift) only
+/// while the panel is lit: a wall-clock timer (CLOCK_REALTIME, cancelled by
+/// a clock step, which redraws at once) while the time comes from the system
+/// clock or is unknown, a monotonic one on the phone's minute while it comes
+/// from the phone (`WallClock`). Dark, nothing is drawn and nothing ticks;
+/// waking draws the current state before the panel lights. Redraws are
+/// coalesced through `loop.deferWork`.
 ///
 /// Steady state allocates nothing: a notification arriving, vibrating,
 /// rendering and flushing, and a button press performing an action, only use
@@ -46,6 +52,13 @@ public final class WatchController: WatchModelSink {
     /// Notifications added live and not yet seen (the status bar's count).
     public var unread: Int { model.unread }
     public var displayState: String { model.displayPower.rawValue }
+    /// The watch's notion of now (the clock face and quiet hours).
+    public private(set) var wallClock: WallClock
+    /// Where the time on screen comes from now.
+    public var timeSource: TimeSource { wallClock.source(at: loop.now) }
+    /// Minutes since local midnight by the watch's clock, for quiet hours;
+    /// nil while the time is unknown.
+    public var minuteOfDay: Int? { wallClock.minuteOfDay(at: loop.now) }
     /// The loop's time (for ages the harness reports).
     public var now: MonotonicInstant { loop.now }
     public let framebuffer: Framebuffer
@@ -65,11 +78,16 @@ public final class WatchController: WatchModelSink {
     private let settings: WatchSettings
     private let renderer: ScreenRenderer
     private let contrast: UInt8
-    private var phoneClock: PhoneClock?
     private var pairingReply: ((Bool) -> Void)?
     private var renderPending = false
     private var renderWork: (() -> Void)!
+    /// The minute tick while the phone's time is shown (monotonic).
     private var minuteTimer: TimerID!
+    /// The minute tick on the system clock (made in `start`).
+    private var wallMinuteTimer: WallClockTimerID?
+    /// Light the panel after the next flush (it woke up dark).
+    private var lightAfterRender = false
+    private var systemClockSetFailed = false
     private var modelTimer: TimerID!
     /// Where `modelTimer` is armed (nil: disarmed), to skip re-arming it unchanged.
     private var modelTimerDeadline: MonotonicInstant?
@@ -88,13 +106,11 @@ public final class WatchController: WatchModelSink {
         self.driver = driver
         self.contrast = contrast
         self.motor = motor
+        wallClock = WallClock(systemClock: settings.systemClock)
         model = WatchModel(settings: settings, policy: policy, detailLayout: renderer, now: loop.now)
         model.sink = self
         renderWork = { [unowned self] in self.render() }
-        minuteTimer = loop.makeTimer { [unowned self] in
-            self.requestRender()
-            self.armMinuteTimer()
-        }
+        minuteTimer = loop.makeTimer { [unowned self] in self.minuteTicked() }
         modelTimer = loop.makeTimer { [unowned self] in
             self.modelTimerDeadline = nil
             self.model.handleDeadline(now: self.loop.now)
@@ -107,15 +123,22 @@ public final class WatchController: WatchModelSink {
     deinit {
         loop.destroyTimer(minuteTimer)
         loop.destroyTimer(modelTimer)
+        if let wallMinuteTimer { loop.destroyWallClockTimer(wallMinuteTimer) }
     }
 
     /// Initialises the panel and shows the first screen.
     public func start(rotation: Rotation) throws(HALError) {
+        if wallMinuteTimer == nil {
+            wallMinuteTimer = try loop.makeWallClockTimer { [unowned self] event in
+                if event == .clockChanged { self.logger.debug("the system clock was set: redrawing") }
+                self.minuteTicked()
+            }
+        }
         try driver.initialize(rotation: rotation)
         try? driver.setContrast(contrast)
         model.start(now: loop.now)
         rearm()
-        armMinuteTimer()
+        armMinuteTick()
         render()
     }
 
@@ -146,9 +169,19 @@ public final class WatchController: WatchModelSink {
         // The link may report its end from deep inside its own receive loop:
         // keep the session alive until that call stack has unwound.
         loop.deferWork { withExtendedLifetime(closing) {} }
-        phoneClock = nil
+        // The phone's time stays: advanced by the monotonic clock, it is
+        // still the best clock a board without an RTC has.
         model.phoneDisconnected(now: loop.now)
         rearm()
+    }
+
+    /// The phone sent its Current Time: it becomes the watch's clock, kept
+    /// after the phone goes (see `WallClock`).
+    public func phoneTimeReceived(_ clock: PhoneClock) {
+        wallClock.phoneTimeReceived(clock)
+        setSystemClockIfAsked(from: clock)
+        armMinuteTick()
+        requestRender()
     }
 
     /// Shows a passkey; the positive button confirms, the negative button or
@@ -207,9 +240,7 @@ public final class WatchController: WatchModelSink {
         case .ancsResubscribeFailed(let e):
             logger.warning("ANCS health: rewriting the subscriptions failed (\(e)): dropping the link so the phone reconnects")
         case .phoneTime(let c):
-            phoneClock = c
-            armMinuteTimer()
-            requestRender()
+            phoneTimeReceived(c)
         case .discoveryFailed(let e):
             logger.warning("GATT discovery failed: \(e)")
         case .closed(let reason):
@@ -325,17 +356,21 @@ public final class WatchController: WatchModelSink {
             case .on:
                 try driver.setContrast(contrast)
                 if !driver.isOn {
-                    try driver.setDisplayOn(true)
+                    // Nothing was drawn while dark: draw the current state
+                    // now, and light the panel once it is on the glass.
+                    lightAfterRender = true
                     requestRender()
                 }
             case .dimmed:
                 try driver.setContrast(settings.dimContrast)
             case .off:
+                lightAfterRender = false
                 try driver.setDisplayOn(false)
             }
         } catch {
             displayFailed(error)
         }
+        armMinuteTick()
     }
 
     // MARK: - Display
@@ -348,13 +383,14 @@ public final class WatchController: WatchModelSink {
     }
 
     /// Draws the current screen and sends the changed bytes to the panel.
+    /// Dark, it draws nothing: waking draws the state of that moment.
     public func render() {
         renderPending = false
-        let status = StatusInfo(time: currentTime(), link: model.link, unread: model.unread)
+        guard model.displayPower != .off else { return }
+        let status = StatusInfo(time: wallClock.time(at: loop.now), link: model.link, unread: model.unread)
         renderer.render(
             model.screen, status: status, notifications: model.notifications, into: framebuffer,
             callNotice: model.callNotice)
-        guard model.displayPower != .off else { return }
         // The controller moves the picture against burn-in (a vertical step
         // is one command; a horizontal one goes with the next screen change).
         driver.setShift(PanelShift(x: model.pixelShift.x, y: model.pixelShift.y))
@@ -367,6 +403,9 @@ public final class WatchController: WatchModelSink {
         } catch {
             displayFailed(error)
         }
+        guard lightAfterRender else { return }
+        lightAfterRender = false
+        do { try driver.setDisplayOn(true) } catch { displayFailed(error) }
     }
 
     private func displayFailed(_ error: HALError) {
@@ -376,14 +415,51 @@ public final class WatchController: WatchModelSink {
         displayFailing = true
     }
 
-    private func currentTime() -> WallClockTime? {
-        if let phoneClock, let t = WallClock.phone(phoneClock, at: loop.now) { return t }
-        return settings.systemClock()
+    // MARK: - Time
+
+    /// The minute changed, or the system clock was set: redraw (and the
+    /// burn-in step, when due), then wait for the next minute.
+    private func minuteTicked() {
+        model.minuteTicked(now: loop.now)
+        armMinuteTick()
     }
 
-    /// Redraws at the next minute boundary (the clock shows minutes).
-    private func armMinuteTimer() {
-        let second = currentTime()?.second ?? 0
-        loop.arm(minuteTimer, after: .seconds(60 - min(59, max(0, second))))
+    /// Arms the minute tick for the clock the time comes from, or nothing
+    /// while the panel is dark.
+    private func armMinuteTick() {
+        guard let wallMinuteTimer else { return }
+        guard model.wantsMinuteTicks else {
+            loop.disarm(minuteTimer)
+            loop.disarm(wallMinuteTimer)
+            return
+        }
+        if let next = wallClock.nextPhoneMinute(after: loop.now) {
+            loop.disarm(wallMinuteTimer)
+            loop.arm(minuteTimer, at: next)
+        } else {
+            // The system clock, or no time yet: tick on the system clock's
+            // minute anyway (the burn-in shift rides on it, and a clock
+            // that becomes synchronised shows up within a minute).
+            loop.disarm(minuteTimer)
+            loop.arm(wallMinuteTimer, at: loop.wallClockNow.nextWholeMinute)
+        }
+    }
+
+    /// Board option `setSystemClock`: the phone's time sets an
+    /// unsynchronised system clock (a synchronised one is left to NTP).
+    private func setSystemClockIfAsked(from phone: PhoneClock) {
+        guard let set = settings.setSystemClock, settings.systemClock() == nil,
+            let (seconds, nanoseconds) = phone.localSeconds(at: loop.now)
+        else { return }
+        let (ns, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return }
+        do {
+            try set(ns + nanoseconds, phone.localTimeInformation?.utcOffsetSeconds)
+            logger.notice("set the system clock from the phone's time (\(phone.time))")
+        } catch {
+            // Once per run: every later phone time would fail the same way.
+            if !systemClockSetFailed { logger.warning("cannot set the system clock from the phone's time: \(error)") }
+            systemClockSetFailed = true
+        }
     }
 }

@@ -16,7 +16,7 @@ import Screens
 /// from its `NotificationConsumer` (counts, flags, list order).
 ///
 /// The rules are split by concern: WatchModel+Navigation (buttons, list and
-/// detail), +Calls, +Pairing, +DisplayPower, +BurnInShift, +PopUp,
+/// detail), +Calls, +Pairing, +DisplayPower, +BurnInShift, +MinuteTick, +PopUp,
 /// +DisconnectAlert.
 ///
 /// A disconnect does not wipe the list: the last phone's store stays the
@@ -88,10 +88,12 @@ public final class WatchModel {
     public internal(set) var linkEstablished = false
     var disconnectAlertDeadline: MonotonicInstant?
 
-    // Burn-in shift (WatchModel+BurnInShift).
+    // Burn-in shift (WatchModel+BurnInShift), taken on a minute tick.
     /// Steps taken around the 2x2 pixel square so far.
     public internal(set) var shiftStep = 0
     var shiftDeadline: MonotonicInstant?
+    /// `start` ran: the minute tick and the burn-in shift are on.
+    public internal(set) var isStarted = false
 
     private let noPhone = NotificationConsumer()
 
@@ -110,8 +112,10 @@ public final class WatchModel {
         restartPowerDeadlines(now: now)
     }
 
-    /// The watch is running: static content starts moving against burn-in.
+    /// The watch is running: the minute tick starts (while the panel is
+    /// lit), and static content starts moving against burn-in.
     public func start(now: MonotonicInstant) {
+        isStarted = true
         startBurnInShift(now: now)
     }
 
@@ -284,20 +288,20 @@ public final class WatchModel {
     // MARK: - Time
 
     /// When `handleDeadline` must run next: display dim / off, the pairing
-    /// timeout, a call in progress settling, a pop-up's wait, the next burn-in shift. nil
-    /// when nothing is timed.
+    /// timeout, a call in progress settling, a pop-up's wait, the disconnect
+    /// alert. nil when nothing is timed.
+    /// The burn-in shift is not here: it rides on the minute tick
+    /// (`minuteTicked(now:)`), so an idle watch has no timer of its own.
     public var nextDeadline: MonotonicInstant? {
         earliest(
-            earliest(
-                earliest(earliest(dimDeadline, offDeadline), earliest(pairingDeadline, shiftDeadline)),
-                earliest(callInProgressDeadline, popUpDeadline)),
-            disconnectAlertDeadline)
+            earliest(earliest(dimDeadline, offDeadline), pairingDeadline),
+            earliest(earliest(callInProgressDeadline, popUpDeadline), disconnectAlertDeadline))
     }
 
     /// Runs whatever is due at `now`, earliest first (as separate timers would).
     public func handleDeadline(now: MonotonicInstant) {
         while let due = nextDeadline, due <= now {
-            // Ties go dim, off, pairing, call in progress, pop-up, disconnect alert, shift.
+            // Ties go dim, off, pairing, call in progress, disconnect alert, pop-up.
             if dimDeadline == due {
                 dimDeadlinePassed()
             } else if offDeadline == due {
@@ -306,12 +310,10 @@ public final class WatchModel {
                 pairingTimedOut(now: now)
             } else if callInProgressDeadline == due {
                 callInProgressSettled(now: now)
-            } else if popUpDeadline == due {
-                popUpDeadlinePassed(now: now)
             } else if disconnectAlertDeadline == due {
                 disconnectAlertDue(now: now)
             } else {
-                shiftDeadlinePassed(now: now)
+                popUpDeadlinePassed(now: now)
             }
         }
     }

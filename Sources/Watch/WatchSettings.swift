@@ -1,3 +1,4 @@
+import HAL
 import Screens
 
 /// How the watch behaves, beyond the wiring: display power, burn-in
@@ -21,16 +22,24 @@ public struct WatchSettings: Sendable {
     /// takes the screen once the phone's pre-existing announcements have
     /// been quiet this long, if it is still there (see WatchModel+Calls).
     public var callInProgressSettle: Duration = .seconds(1)
-    /// Where the time comes from while the phone has not sent its own: the
-    /// composition root injects the system clock in the local time zone
-    /// (LinuxHAL's `LocalClock`); by default a fixed time, so nothing built
-    /// without the root (a test) reads the host's clock.
-    public var systemClock: @Sendable () -> WallClockTime
+    /// Where the time comes from while the phone has never sent its own:
+    /// the system clock in the local time zone, or nil while it is not
+    /// synchronised (the watch then shows `--:--`). The composition root
+    /// injects LinuxHAL's `LocalClock` gated by `SystemClock.isSynchronised`;
+    /// by default a fixed time, so nothing built without the root (a test)
+    /// reads the host's clock. See `WallClock`.
+    public var systemClock: @Sendable () -> WallClockTime?
+    /// Sets the system clock from the phone's time (the board option
+    /// `setSystemClock`; needs CAP_SYS_TIME), called when the phone's time
+    /// arrives while the system clock is unsynchronised. Takes the phone's
+    /// local time (nanoseconds since 1970 of its date and time read as if
+    /// UTC) and its UTC offset when the phone sent one. nil: never.
+    public var setSystemClock: (@Sendable (_ localNanoseconds: Int64, _ utcOffsetSeconds: Int?) throws(HALError) -> Void)?
 
     /// What `systemClock` says unless one is injected: 2000-01-01 00:00, a Saturday.
     public static let fixedTime = WallClockTime(year: 2000, month: 1, day: 1, hour: 0, minute: 0, second: 0, weekday: 6)
 
-    public init(systemClock: @escaping @Sendable () -> WallClockTime = { WatchSettings.fixedTime }) {
+    public init(systemClock: @escaping @Sendable () -> WallClockTime? = { WatchSettings.fixedTime }) {
         self.systemClock = systemClock
     }
 }

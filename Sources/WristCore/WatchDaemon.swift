@@ -30,8 +30,11 @@ public final class WatchDaemon {
         public var harnessEndpoint: String?
         /// What the built-in simulated iPhone plays when no phone endpoint is given.
         public var phoneScript: [PhoneEvent]?
-        /// The system clock is LinuxHAL's local time (demo and tests pin it).
-        public var settings = WatchSettings(systemClock: { WallClockTime(LocalClock.now()) })
+        /// The system clock is LinuxHAL's local time while it is synchronised,
+        /// else unknown (demo and tests pin it).
+        public var settings = WatchSettings(systemClock: {
+            SystemClock.isSynchronised ? WallClockTime(LocalClock.now()) : nil
+        })
         /// Use `settings`' display power timings instead of the board file's.
         public var keepPowerSettings = false
         /// Where bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore).
@@ -186,9 +189,10 @@ public final class WatchDaemon {
         motorLine = line
         var haptics = HapticsConfiguration()
         if let q = wiring.quietHours { haptics.quietHours = QuietHours(startMinute: q.start, endMinute: q.end) }
-        let motor = MotorController(line: line, scheduler: loop, configuration: haptics, minuteOfDay: {
-            let t = LocalClock.now()
-            return t.hour * 60 + t.minute
+        // Quiet hours read the watch's clock (the phone's time, else a
+        // synchronised system clock, else none: not quiet).
+        let motor = MotorController(line: line, scheduler: loop, configuration: haptics, minuteOfDay: { [weak self] in
+            self?.watch?.minuteOfDay
         })
         motor.errorHandler = { [logger] error in logger.error("motor switched off after an error: \(error)") }
         return motor
@@ -215,6 +219,14 @@ public final class WatchDaemon {
         if !options.keepPowerSettings {
             settings.dimAfter = d.dimAfter
             settings.offAfter = d.offAfter
+        }
+        if board.setSystemClock {
+            settings.setSystemClock = { local, utcOffset throws(HALError) in
+                guard let instant = SystemClock.instant(localNanoseconds: local, utcOffsetSeconds: utcOffset) else {
+                    throw HALError(operation: "place the phone's time in the local time zone", errno: 0, reason: "mktime failed")
+                }
+                try SystemClock.set(instant)
+            }
         }
         return WatchController(
             loop: loop, logger: logger, settings: settings, renderer: renderer, framebuffer: framebuffer,

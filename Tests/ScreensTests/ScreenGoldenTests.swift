@@ -25,6 +25,16 @@ struct ScreenGoldenTests {
         Golden.check(image: Panel(height: 32).render(.idleClock, s, f.consumer), "idle-unknown-128x32")
     }
 
+    @Test("waiting for phone with the time unknown (booted without network or phone: --:--), both sizes")
+    func waitingTimeUnknown() {
+        let f = Fixture()
+        for height in [64, 32] {
+            let p = Panel(height: height)
+            p.renderer.setWatchName("WristCore 3F2A")
+            Golden.check(image: p.render(.waitingForPhone, status(.advertising, unread: 0, time: nil), f.consumer), "waiting-unknown-128x\(height)")
+        }
+    }
+
     @Test("waiting for phone shows the watch's name")
     func waiting() {
         let f = Fixture()

@@ -144,15 +144,24 @@ final class AnsweringPhone: ANCSConsumerSink {
 
 extension ModelRig {
     /// Time passes for the model and the answering phone's consumer: every
-    /// deadline of either runs at its own instant. Returns the deadlines run.
+    /// deadline of either runs at its own instant, and with `minuteTicks`
+    /// the controller's minute tick (every whole minute of the rig's clock,
+    /// while the model wants it: the panel lit). Returns the timer firings.
     @discardableResult
-    func advance(by d: Duration, phone: AnsweringPhone) -> Int {
+    func advance(by d: Duration, phone: AnsweringPhone, minuteTicks: Bool = false) -> Int {
         let target = now.advanced(by: d)
         var fired = 0
+        func nextMinute() -> MonotonicInstant? {
+            guard minuteTicks, model.wantsMinuteTicks else { return nil }
+            let minute: UInt64 = 60_000_000_000
+            return MonotonicInstant(nanoseconds: (now.nanoseconds / minute + 1) * minute)
+        }
         while true {
             var next = model.nextDeadline
             if let p = phone.nextDeadline, next.map({ p < $0 }) ?? true { next = p }
+            if let m = nextMinute(), next.map({ m < $0 }) ?? true { next = m }
             guard let due = next, due <= target else { break }
+            let tick = nextMinute() == due
             if due > now { now = due }
             if let m = model.nextDeadline, m <= now {
                 model.handleDeadline(now: now)
@@ -160,6 +169,10 @@ extension ModelRig {
             }
             if let p = phone.nextDeadline, p <= now {
                 phone.handleDeadline()
+                fired += 1
+            }
+            if tick {
+                model.minuteTicked(now: now)
                 fired += 1
             }
         }

@@ -146,6 +146,11 @@ final class ModelRig {
     let layout = FixedDetailLayout()
     var now = MonotonicInstant(nanoseconds: 1_000_000_000)
     private(set) var phone: PhoneStore?
+    /// The next wall-clock minute, as the controller's minute tick sees it:
+    /// a whole minute after the rig's start.
+    private var nextMinute = MonotonicInstant(nanoseconds: 61_000_000_000)
+    /// Minute ticks delivered so far (only while the model wants them).
+    private(set) var minuteTicks = 0
 
     static func defaultSettings() -> WatchSettings {
         var s = WatchSettings()
@@ -168,12 +173,26 @@ final class ModelRig {
 
     // MARK: time
 
-    /// Time passes: every deadline that falls due runs at its own instant.
+    /// Time passes: every deadline that falls due runs at its own instant,
+    /// and the minute tick runs on every minute while the model wants it
+    /// (as the controller arms it: never while the panel is dark).
     func advance(by d: Duration) {
         let target = now.advanced(by: d)
-        while let due = model.nextDeadline, due <= target {
-            if due > now { now = due }
-            model.handleDeadline(now: now)
+        while true {
+            let due = model.nextDeadline
+            if let due, due <= target, due <= nextMinute {
+                if due > now { now = due }
+                model.handleDeadline(now: now)
+            } else if nextMinute <= target {
+                now = max(now, nextMinute)
+                nextMinute = nextMinute.advanced(by: .seconds(60))
+                if model.wantsMinuteTicks {
+                    minuteTicks += 1
+                    model.minuteTicked(now: now)
+                }
+            } else {
+                break
+            }
         }
         now = target
     }

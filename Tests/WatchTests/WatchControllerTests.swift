@@ -24,6 +24,19 @@ import Watch
         func writeMessage(_ message: UnsafeRawBufferPointer) throws(HALError) { writes += 1 }
     }
 
+    /// A motor line that takes every change.
+    final class NullMotorLine: MotorLine {
+        var on = false
+        func setActive(_ on: Bool) throws(HALError) { self.on = on }
+        func release() { on = false }
+    }
+
+    /// What the daemon wires between the motor and the watch: quiet hours
+    /// read the watch's clock (the watch is made after the motor).
+    final class WatchReference {
+        weak var watch: WatchController?
+    }
+
     final class Rig {
         static let fonts: ScreenFonts = {
             let loader = FontLoader(searchPath: [FontLoader.packageFontsDirectory], readFile: FileBytes.readIfPresent)
@@ -31,12 +44,19 @@ import Watch
         }()
         static let contrast: UInt8 = 127
 
-        let loop = ManualLoop(now: MonotonicInstant(nanoseconds: 1_000_000_000))
+        let loop: ManualLoop
         let transport = NullTransport()
         let driver: OLEDDriver
         let watch: WatchController
+        let motor: MotorController?
 
-        init(_ configure: (inout WatchSettings) -> Void = { _ in }) throws {
+        /// - Parameters:
+        ///   - wallClock: the loop's wall clock at the start (default: as many ns since 1970 as the monotonic clock).
+        ///   - quietHours: adds a motor with these quiet hours, wired as the daemon wires it.
+        init(
+            wallClock: WallClockInstant? = nil, quietHours: QuietHours? = nil, _ configure: (inout WatchSettings) -> Void = { _ in }
+        ) throws {
+            loop = ManualLoop(now: MonotonicInstant(nanoseconds: 1_000_000_000), wallClock: wallClock)
             var settings = WatchSettings()
             settings.systemClock = { WallClockTime(year: 2024, month: 5, day: 1, hour: 9, minute: 41, second: 0, weekday: 3) }
             configure(&settings)
@@ -44,12 +64,36 @@ import Watch
             let renderer = ScreenRenderer(width: 128, height: 64, fonts: Self.fonts)
             var logger = Logger(label: "watch-tests")
             logger.logLevel = .critical
+            let reference = WatchReference()
+            if let quietHours {
+                var haptics = HapticsConfiguration()
+                haptics.quietHours = quietHours
+                motor = MotorController(line: NullMotorLine(), scheduler: loop, configuration: haptics) { [reference] in
+                    reference.watch?.minuteOfDay
+                }
+            } else {
+                motor = nil
+            }
             watch = WatchController(
                 loop: loop, logger: logger, settings: settings, renderer: renderer,
                 framebuffer: Framebuffer(width: 128, height: 64), driver: driver, contrast: Self.contrast,
-                motor: nil, policy: .standard)
+                motor: motor, policy: .standard)
+            reference.watch = watch
             try watch.start(rotation: .r0)
         }
+
+        /// The picture the watch should show now: `screen` drawn afresh with
+        /// this status (time, link, unread) and the model's burn-in shift.
+        func expectedImage(_ screen: Screen = .waitingForPhone, time: WallClockTime?) -> MonoImage {
+            let fb = Framebuffer(width: 128, height: 64)
+            ScreenRenderer(width: 128, height: 64, fonts: Self.fonts).render(
+                screen, status: StatusInfo(time: time, link: watch.link, unread: watch.unread),
+                // The driver moves the picture against burn-in, not the renderer.
+                notifications: watch.notifications, into: fb, shift: (0, 0), callNotice: nil)
+            return MonoImage(fb)
+        }
+
+        var image: MonoImage { MonoImage(watch.framebuffer) }
     }
 
     @Test func theDisplayDimsSleepsAndWakesThroughTheDriver() throws {
@@ -91,39 +135,29 @@ import Watch
         #expect(rig.loop.armedTimerCount == 2)
     }
 
-    @Test func idleAndDarkTheLoopWakesOnlyForTheMinuteAndTheShift() throws {
-        let rig = try Rig()
-        rig.loop.advance(by: .seconds(30))
-        #expect(rig.watch.displayState == "off")
-        let firings = rig.loop.timerFirings
-        rig.loop.advance(by: .seconds(600))
-        // Ten minute redraws and three burn-in steps (every 180 s).
-        #expect(rig.loop.timerFirings - firings == 10 + 3)
-    }
-
-    @Test func staticContentShiftsAgainstBurnIn() throws {
-        let rig = try Rig { $0.pixelShiftInterval = .milliseconds(200) }
+    @Test func staticContentShiftsAgainstBurnInOnTheMinuteTick() throws {
+        let rig = try Rig {
+            $0.pixelShiftInterval = .milliseconds(200)
+            $0.offAfter = .seconds(7200)
+            $0.dimAfter = .seconds(7200)
+        }
         let fb = rig.watch.framebuffer
         func image() -> [[Bool]] { (0..<fb.height).map { y in (0..<fb.width).map { x in fb.pixel(x: x, y: y) } } }
         let before = image()
         let writes = rig.transport.writes
         rig.loop.advance(by: .milliseconds(200))
-        // The controller moves the picture, not the renderer: the framebuffer
-        // stays; the step right waits for a screen change (it would rewrite
-        // every lit column of a static screen).
-        #expect(image() == before)
-        #expect(rig.driver.requestedShift == PanelShift(x: 1, y: 0))
-        #expect(rig.driver.appliedShift == .zero)
+        #expect(image() == before, "due, but it waits for the minute tick")
+        #expect(rig.watch.model.shiftStep == 0)
         #expect(rig.transport.writes == writes, "nothing resent for it")
-        // The step down is the start line: one transaction.
-        rig.loop.advance(by: .milliseconds(200))
-        #expect(rig.driver.appliedShift == PanelShift(x: 0, y: 1))
-        #expect(rig.transport.writes == writes + 1)
-        #expect(rig.driver.lastFlush.busBytes == 2)
-        // A screen change takes the step right with it.
+        // The loop's wall clock starts 1 s after a whole minute.
+        rig.loop.advance(by: .seconds(59) - .milliseconds(200))
+        #expect(rig.watch.model.shiftStep == 1)
+        // The controller moves the picture, not the renderer: the step right
+        // is asked of the driver and goes out with the next screen change.
+        #expect(rig.driver.requestedShift == PanelShift(x: 1, y: 0))
         rig.watch.showNotice("Pair again")
         rig.loop.runDeferred()
-        #expect(rig.driver.appliedShift == PanelShift(x: 1, y: 1))
+        #expect(rig.driver.appliedShift == PanelShift(x: 1, y: 0))
     }
 
     @Test func pairingRepliesOnceThroughItsClosure() throws {

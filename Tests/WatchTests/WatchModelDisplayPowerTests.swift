@@ -18,8 +18,10 @@ import Watch
         rig.advance(by: .seconds(15))
         #expect(rig.model.displayPower == .off)
         #expect(rig.sink.take() == [.power(.off)])
-        // Dark: only the burn-in shift is still timed.
-        #expect(rig.model.nextDeadline == start.advanced(by: .seconds(180)))
+        // Dark: nothing is timed (the burn-in shift rides on the minute
+        // tick, which does not run in the dark).
+        #expect(rig.model.nextDeadline == nil)
+        #expect(!rig.model.wantsMinuteTicks)
     }
 
     @Test func aPressThatWakesADarkDisplayDoesNothingElse() {

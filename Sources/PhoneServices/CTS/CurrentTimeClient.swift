@@ -63,28 +63,3 @@ public final class CurrentTimeClient {
         timeHandler?(c)
     }
 }
-
-/// Phone time anchored to the watch's monotonic clock.
-public struct PhoneClock: Hashable, Sendable {
-    public var time: CurrentTime
-    public var receivedAt: MonotonicInstant
-    public var localTimeInformation: LocalTimeInformation?
-
-    public init(time: CurrentTime, receivedAt: MonotonicInstant, localTimeInformation: LocalTimeInformation? = nil) {
-        self.time = time
-        self.receivedAt = receivedAt
-        self.localTimeInformation = localTimeInformation
-    }
-
-    /// The phone's local wall-clock time at `now` (the time it sent plus the
-    /// monotonic time elapsed since); nil when the phone's date is unknown.
-    public func localTime(at now: MonotonicInstant) -> CurrentTime? {
-        guard let base = time.secondsSinceEpoch else { return nil }
-        let elapsed = now.duration(since: receivedAt).nanosecondsClamped
-        let fraction = Int64(time.fractions256) * 1_000_000_000 / 256
-        // Whole seconds first, so no elapsed time (even a clamped one) overflows.
-        let subsecond = CivilTime.floorModulo(elapsed, by: 1_000_000_000) + fraction  // 0 ..< 2 s
-        let total = base + CivilTime.floorDivide(elapsed, by: 1_000_000_000) + subsecond / 1_000_000_000
-        return CurrentTime(CivilTime(secondsSinceEpoch: total))
-    }
-}
