@@ -124,7 +124,8 @@ extension NotificationConsumer {
     /// kept one under the same UID only if the phone uses the watch's range:
     /// the kept one gives way.
     func makeRoomForUID(_ uid: NotificationUID) {
-        guard let j = store.displayIndex(of: uid), store.slots[j].retained else { return }
+        guard uid.rawValue >= Self.previousSessionUIDBase, let j = store.displayIndex(of: uid), store.slots[j].retained
+        else { return }
         store.remove(at: j)
         retries.reset(j)
         statistics.previousSessionDropped += 1

@@ -117,6 +117,8 @@ public final class WatchDaemon {
     private var systemd: SystemdSupervisor?
     /// The phone link's last status, for STATUS= (with the ANCS health).
     private var phoneLinkStatus: String?
+    /// What the last STATUS= said about ANCS, to build the text only on a change.
+    private var healthStatusKey: HealthStatusKey?
     private var loop: EpollLoop?
 
     /// Opens the devices and starts the watch on `loop` without running it
@@ -404,15 +406,49 @@ extension WatchDaemon {
         systemd.setStatus(text)  // sent only when it changed
     }
 
-    /// Refreshes STATUS= with the watchdog's period (or once a minute): the
-    /// age of the last notification event moves on.
+    /// Refreshes STATUS= with the watchdog's period (its pings wake the loop
+    /// then anyway; without a watchdog once a minute): the age of the last
+    /// notification event moves on. The text is built only when what it
+    /// says changed (at most once a minute while nothing happens).
     private func startHealthStatus(loop: EpollLoop) {
         guard systemd != nil else { return }
         refreshStatus()
         let watchdog = options.systemdNotify.map { $0.watchdogTimeout } ?? SystemdNotifier.watchdogTimeout()
         let interval = watchdog.map { $0 / 2 } ?? .seconds(60)
-        let timer = loop.makeTimer { [weak self] in self?.refreshStatus() }
+        let timer = loop.makeTimer { [weak self] in self?.refreshHealthStatus() }
         loop.arm(timer, after: interval, repeating: interval)
+    }
+
+    private func refreshHealthStatus() {
+        guard let watch else { return }
+        let key = HealthStatusKey(watch)
+        guard key != healthStatusKey else { return }
+        healthStatusKey = key
+        refreshStatus()
+    }
+
+    /// Everything `healthStatus` says, as values (no text).
+    struct HealthStatusKey: Equatable {
+        var connected: Bool
+        var state: ANCSHealth.State
+        var lastResult: ANCSHealth.Result
+        var counts: InlineArray<4, Int>
+        var ageMinutes: Int64?
+
+        init(_ watch: WatchController) {
+            let h = watch.notifications.health
+            connected = watch.session != nil
+            state = h.state
+            lastResult = h.lastResult
+            counts = [h.probes, h.probesUnanswered, h.resubscribes, h.resubscribeFailures]
+            ageMinutes = h.notificationSourceAge(at: watch.now).map { $0.components.seconds / 60 }
+        }
+
+        static func == (a: Self, b: Self) -> Bool {
+            a.connected == b.connected && a.state == b.state && a.lastResult == b.lastResult && a.ageMinutes == b.ageMinutes
+                && a.counts[0] == b.counts[0] && a.counts[1] == b.counts[1] && a.counts[2] == b.counts[2]
+                && a.counts[3] == b.counts[3]
+        }
     }
 
     /// "ANCS ok: last notification event 4 min ago, 12 probes (0
