@@ -16,14 +16,7 @@ public struct TimerFD: ~Copyable {
 
     /// Arms at an absolute monotonic instant (an instant in the past fires at once).
     public func arm(at deadline: MonotonicInstant) throws(HALError) {
-        // 0 would disarm: the earliest real deadline is 1 ns.
-        let ns = max(deadline.nanoseconds, 1)
-        var spec = itimerspec()
-        spec.it_value.tv_sec = Int(ns / 1_000_000_000)
-        spec.it_value.tv_nsec = Int(ns % 1_000_000_000)
-        if timerfd_settime(fd.rawValue, Int32(TFD_TIMER_ABSTIME), &spec, nil) != 0 {
-            throw Errno.current.halError("timerfd_settime")
-        }
+        try armTimerFD(fd.rawValue, atNanoseconds: deadline.nanoseconds, flags: Int32(TFD_TIMER_ABSTIME), operation: "timerfd_settime")
     }
 
     public func disarm() {
@@ -36,6 +29,18 @@ public struct TimerFD: ~Copyable {
         var count: UInt64 = 0
         let n = Glibc.read(fd.rawValue, &count, 8)
         return n == 8 ? count : 0
+    }
+}
+
+/// Arms a timerfd at an absolute time in nanoseconds of its clock. A time of
+/// 0 would disarm it, so the earliest deadline is 1 ns (a past one fires at once).
+func armTimerFD(_ fd: Int32, atNanoseconds nanoseconds: UInt64, flags: Int32, operation: String) throws(HALError) {
+    let ns = max(nanoseconds, 1)
+    var spec = itimerspec()
+    spec.it_value.tv_sec = Int(ns / 1_000_000_000)
+    spec.it_value.tv_nsec = Int(ns % 1_000_000_000)
+    if timerfd_settime(fd, flags, &spec, nil) != 0 {
+        throw Errno.current.halError(operation)
     }
 }
 

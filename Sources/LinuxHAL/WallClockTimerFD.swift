@@ -28,15 +28,9 @@ public final class WallClockTimerFD {
 
     /// Arms at `deadline` (one in the past fires at once), cancelled by a clock change.
     public func arm(at deadline: WallClockInstant) throws(HALError) {
-        // 0 would disarm (and times before 1970 do not occur): at least 1 ns.
-        let ns = max(deadline.nanosecondsSinceEpoch, 1)
-        var spec = itimerspec()
-        spec.it_value.tv_sec = Int(ns / 1_000_000_000)
-        spec.it_value.tv_nsec = Int(ns % 1_000_000_000)
+        // Times before 1970 do not occur; the helper keeps 0 (disarm) out.
         let flags = Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET)
-        if timerfd_settime(fd.rawValue, flags, &spec, nil) != 0 {
-            throw Errno.current.halError("timerfd_settime(CLOCK_REALTIME)")
-        }
+        try armTimerFD(fd.rawValue, atNanoseconds: UInt64(clamping: deadline.nanosecondsSinceEpoch), flags: flags, operation: "timerfd_settime(CLOCK_REALTIME)")
     }
 
     /// Disarms, which also stops clock changes from being reported.
