@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "Loop", targets: ["Loop"]),
         .library(name: "LinuxLoop", targets: ["LinuxLoop"]),
         .library(name: "ANCS", targets: ["ANCS"]),
+        .library(name: "AMS", targets: ["AMS"]),
         .library(name: "ATTCodec", targets: ["ATTCodec"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "PhoneServices", targets: ["PhoneServices"]),
@@ -79,6 +80,7 @@ let package = Package(
         .target(name: "ATTCodec"),
         .target(name: "GATT", dependencies: ["ATTCodec", "Loop", "HAL"]),
         .target(name: "ANCS", dependencies: ["HAL"]),
+        .target(name: "AMS", dependencies: ["HAL"]),
         .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Loop", "HAL"]),
         .target(
             name: "Peripheral",
@@ -130,6 +132,7 @@ let package = Package(
         // MARK: tests
         .testTarget(name: "LoopTests", dependencies: ["Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS", "HAL"]),
+        .testTarget(name: "AMSTests", dependencies: ["AMS", "HAL"]),
         .testTarget(name: "ATTCodecTests", dependencies: ["ATTCodec"]),
         .testTarget(
             name: "GATTTests",
