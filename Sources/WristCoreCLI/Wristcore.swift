@@ -25,7 +25,7 @@ struct Wristcore: ParsableCommand {
             Documentation: README.md and docs/ in the source tree.
             """,
         version: "wristcore \(WristCoreVersion.string)",
-        subcommands: [RunCommand.self, DemoCommand.self, DoctorCommand.self, SetupCommand.self, DecodeCommand.self, ForgetCommand.self, ScreenshotCommand.self, MotorOffCommand.self]
+        subcommands: [RunCommand.self, DemoCommand.self, DoctorCommand.self, SetupCommand.self, DecodeCommand.self, ForgetCommand.self, ScreenshotCommand.self, MotorOffCommand.self, SelfTestCommand.self]
     )
 
     /// Parses, runs, and maps every outcome to WristCore's exit codes

@@ -1,0 +1,78 @@
+import BoardConfig
+import Graphics
+import HAL
+import LinuxHAL
+import LinuxLoop
+import Logging
+import Peripheral
+import SimBoard
+
+/// `wristcore selftest`: the self-test on one event loop, with the daemon's
+/// signal handling (every catchable terminating signal runs the shutdown
+/// steps: the motor goes off, the summary says where the run stopped), the
+/// board's devices from `BoardDevicesFactory` (the only simulated-or-real
+/// choice) and, when asked, the harness endpoint.
+public enum SelfTestRunner {
+    /// Runs the self-test to its end (or a signal) and returns the summary;
+    /// `summary.exitCode` is the process's exit code. Throws only when it
+    /// cannot start at all (fonts, the event loop, a harness path in use).
+    public static func run(board: Board, options: SelfTestOptions, logger: Logger, output: @escaping (String) -> Void) throws -> SelfTestSummary {
+        let fonts = try ResourcePaths.screenFonts()
+        let loop: EpollLoop
+        do {
+            loop = try EpollLoop()
+            try loop.handleTerminationSignals()
+        } catch {
+            throw WristCoreFailure("cannot start the event loop: \(error)")
+        }
+        let context = BoardDevicesContext(
+            board: board, loop: loop, logger: logger, options: WatchDaemon.Options(), stateDirectory: BondStore.defaultDirectory)
+        let devices = try BoardDevicesFactory.matching(board).make(context)
+        let sequence = SelfTestSequence(board: board, devices: devices, loop: loop, fonts: fonts, options: options, output: output)
+        defer { sequence.release() }
+        // A signal: the motor off at once, then the summary of what was done.
+        loop.onShutdown { [unowned loop] in
+            sequence.interrupt(reason: loop.receivedSignal.map(ProcessSignals.name) ?? "shutdown")
+            sequence.release()
+        }
+
+        var harness: HarnessServer?
+        defer { harness?.close() }
+        if let path = try WatchDaemon.endpointPath(options.harnessEndpoint, flag: "--harness") {
+            do {
+                harness = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: hooks(sequence, devices, board))
+            } catch {
+                throw WristCoreFailure("cannot start: \(error)")
+            }
+            logger.info("harness listening on unix:\(path)")
+            sequence.motorStateHandler = { [weak harness] on, at in harness?.motorChanged(on: on, at: at) }
+        }
+        // With a harness client, the last reply (and a snapshot of the summary) still goes out.
+        let linger: Duration = harness == nil ? .zero : .milliseconds(300)
+        sequence.onFinished = { [unowned loop] in
+            if linger == .zero { loop.stop() } else { _ = loop.schedule(after: linger) { loop.stop() } }
+        }
+        sequence.start()
+        if !sequence.finished || linger > .zero {
+            do { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
+        }
+        return sequence.summary
+    }
+
+    private static func hooks(_ sequence: SelfTestSequence, _ devices: any BoardDevices, _ board: Board) -> HarnessServer.Hooks {
+        HarnessServer.Hooks(
+            setButton: { [weak sequence] role, active in sequence != nil && devices.setButton(role, active: active) },
+            snapshot: { [weak sequence] format in
+                let rotation = Rotation(rawValue: board.display.rotation) ?? .r0
+                let image = devices.panelImage()?.viewed(as: rotation)
+                    ?? sequence?.panel.map { MonoImage($0.framebuffer) }
+                    ?? MonoImage(width: board.display.width, height: board.display.height)
+                switch format {
+                case .pbm: return Array(image.pbmPlain().utf8)
+                case .png: return image.png(scale: 1)
+                }
+            },
+            notificationsJSON: { "[]" },
+            stateJSON: { [weak sequence] in sequence?.stateJSON() ?? "{}" })
+    }
+}
