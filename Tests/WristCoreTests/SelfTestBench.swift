@@ -1,4 +1,5 @@
 import BoardConfig
+import Foundation
 import Graphics
 import HAL
 import LinuxHAL
@@ -116,7 +117,12 @@ final class AlteredDevices: BoardDevices {
 
 extension Golden {
     /// Compares a picture with `EndToEnd/Golden/<file>` (WRISTCORE_UPDATE_GOLDEN=1 writes it).
+    /// With WRISTCORE_SELFTEST_PNG=<dir> each picture is also written there as a PNG (scale 4), for docs/selftest/.
     static func compare(image: MonoImage, file: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        if let dir = ProcessInfo.processInfo.environment["WRISTCORE_SELFTEST_PNG"] {
+            let name = file.replacingOccurrences(of: ".pbm", with: ".png")
+            try? Data(image.png(scale: 4)).write(to: URL(fileURLWithPath: dir + "/" + name))
+        }
         do { try compare(pbm: Array(image.pbmPlain().utf8), file: file, sourceLocation: sourceLocation) } catch {
             Issue.record("\(file): \(error)", sourceLocation: sourceLocation)
         }

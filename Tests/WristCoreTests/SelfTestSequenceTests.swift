@@ -160,16 +160,35 @@ import Testing
         #expect(motor?.hint?.contains("motor.activeLow (now false") == true)
     }
 
-    @Test func aButtonHeldAtItsStepIsPointedOut() {
+    @Test func aLineStuckPressedIsPointedOutWhenItsStepTimesOut() {
         let bench = SelfTestBench()
         bench.start()
-        // Held before its step comes (a line stuck pressed).
+        // Held from the start (a line stuck pressed, or activeLow the wrong way round).
         #expect(bench.simulated.setButton(.select, active: true))
         bench.loop.advance(by: .milliseconds(80))
         bench.answerYesOrPress()  // display
         bench.answerYesOrPress()  // positive
         bench.answerYesOrPress()  // negative
         #expect(bench.sequence.step == .button(.select))
-        #expect(bench.output.contains("select (sim line 2) reads pressed while nobody touches it"))
+        bench.loop.advance(by: .seconds(15))
+        let select = bench.sequence.summary.results[3]
+        #expect(select.outcome == .failed)
+        #expect(select.detail == "not pressed within 15 s; the line reads pressed all the time")
+        #expect(select.hint?.contains("select (sim line 2) reads pressed while nobody touches it") == true)
+    }
+
+    @Test func theButtonThatAnsweredTheStepBeforeMayStillBeHeld() {
+        let bench = SelfTestBench()
+        bench.start()
+        // "Yes" held on into the "press POSITIVE" step: its release is no press, the next press is.
+        #expect(bench.simulated.setButton(.positive, active: true))
+        bench.loop.advance(by: .milliseconds(80))
+        #expect(bench.sequence.step == .button(.positive))
+        #expect(bench.simulated.setButton(.positive, active: false))
+        bench.loop.advance(by: .milliseconds(80))
+        #expect(bench.sequence.summary.results.count == 1)
+        bench.press(.positive)
+        #expect(bench.sequence.summary.results[1].outcome == .passed)
+        #expect(!bench.output.contains("reads pressed"))
     }
 }

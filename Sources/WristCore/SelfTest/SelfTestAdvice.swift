@@ -27,11 +27,11 @@ enum SelfTestAdvice {
             lines.append("  - shifted by 1-4 pixels with a clean picture otherwise: display.columnOffset (now \(d.columnOffset); 0-4)")
         }
         if d.height == 64 {
-            lines.append("  - only the top half (the ticks sit on the bottom edge, no bottom line): a 128x32 panel:")
-            lines.append("    set display.height to 32")
+            lines.append("  - only the top half (the ticks on the bottom edge, no bottom line), or every other row")
+            lines.append("    (the picture squashed): a 128x32 panel: set display.height to 32")
         } else {
-            lines.append("  - the picture stretched over twice the rows, or every other row empty: a 128x64 panel:")
-            lines.append("    set display.height to 64")
+            lines.append("  - the picture stretched over twice the rows with empty rows between, or the bottom line")
+            lines.append("    halfway down: a 128x64 panel: set display.height to 64")
         }
         lines.append("  - upside down: display.rotation 180; mirrored left-right: display.flip")
         lines.append("  - nothing at all although no error was reported: another device answers at display.address")

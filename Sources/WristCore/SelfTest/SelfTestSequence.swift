@@ -209,7 +209,6 @@ public final class SelfTestSequence {
         if let error = buttons?.openFailures[role] {
             return record(SelfTestResult(name: role.rawValue, outcome: .failed, detail: "\(error.operation): \(error.reason)", hint: error.hint))
         }
-        if case .success(true) = buttons?.isActive(role) { output("    it reads pressed already: " + SelfTestAdvice.buttonHeld(wiring)) }
         drawButton(role, feedback: .none)
         armTimeout()
     }
@@ -307,6 +306,10 @@ public final class SelfTestSequence {
             if let other = wrongPresses.last, let otherWiring = board.button(other) {
                 detail += "; got " + wrongPresses.map(\.rawValue).joined(separator: ", ") + " instead"
                 hint = SelfTestAdvice.wrongButton(pressed: otherWiring, expected: wiring)
+            } else if case .success(true) = buttons?.isActive(role) {
+                // Judged at the end, not the start: the wearer may still hold the button that answered the step before.
+                detail += "; the line reads pressed all the time"
+                hint = SelfTestAdvice.buttonHeld(wiring)
             }
             record(SelfTestResult(name: role.rawValue, outcome: .failed, detail: detail, hint: hint))
         }
