@@ -94,6 +94,9 @@ public final class WatchController: WatchModelSink {
     /// Where `modelTimer` is armed (nil: disarmed), to skip re-arming it unchanged.
     private var modelTimerDeadline: MonotonicInstant?
     private var phoneEventHandler: ((PhoneSession.Event) -> Void)!
+    /// Sees every ANCS event after the model has (the harness's `events`
+    /// stream). Set once at start-up; called on the loop's thread.
+    public var ancsEventObserver: ((ANCSEvent) -> Void)?
     private var displayFailing = false
 
     public init(
@@ -222,6 +225,7 @@ public final class WatchController: WatchModelSink {
         case .ancs(let e):
             log(e)
             model.ancsEvent(e, now: loop.now)
+            ancsEventObserver?(e)
             rearm()
         case .ancsSubscribed:
             logger.info("ANCS subscribed: notifications will arrive")
