@@ -106,6 +106,7 @@ let package = Package(
             dependencies: [
                 "Watch", "BoardConfig", "PhoneServices", "Decode", "GATT", "ATTCodec", "ANCS", "Screens", "Graphics",
                 "Loop", "HAL",
+                "AMS",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -157,6 +158,7 @@ let package = Package(
             dependencies: [
                 "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Display", "Graphics",
                 "Input", "Loop", "HAL",
+                "AMS",
                 // The simulated iPhone's tests run it over a real socket pair and loop.
                 "LinuxLoop", "LinuxHAL",
                 .product(name: "Logging", package: "swift-log"),

@@ -6,23 +6,54 @@ extension ScreenRenderer {
 
     /// Draws the positive label (a filled box, the action that goes ahead)
     /// and the negative one (an outlined box) in the corners of their
-    /// buttons. Returns the rows left between the labels for the content.
+    /// buttons, each at most half the width; with `sharing`, a label may
+    /// take what a short one on the same edge leaves. Returns the rows left
+    /// between the labels for the content.
     @discardableResult
-    func drawButtonLabels(positive: UnsafeRawBufferPointer, negative: UnsafeRawBufferPointer,
+    func drawButtonLabels(positive: UnsafeRawBufferPointer, negative: UnsafeRawBufferPointer, sharing: Bool = false,
                           into fb: Framebuffer) -> (top: Int, bottom: Int) {
-        drawLabel(negative, at: placement.negative, filled: false, into: fb)
-        drawLabel(positive, at: placement.positive, filled: true, into: fb)
+        let half = width / 2 - 1
+        let widths = sharing ? labelWidths(positive: positive, negative: negative) : (positive: half, negative: half)
+        drawLabel(negative, at: placement.negative, filled: false, maxWidth: widths.negative, into: fb)
+        drawLabel(positive, at: placement.positive, filled: true, maxWidth: widths.positive, into: fb)
+        return labelBands(positive: positive, negative: negative)
+    }
+
+    /// The widest each box may be: half the panel, or what a short label
+    /// on the same edge leaves ("Mark as Read" beside "Clear").
+    func labelWidths(positive: UnsafeRawBufferPointer, negative: UnsafeRawBufferPointer)
+        -> (positive: Int, negative: Int) {
+        let half = width / 2 - 1
+        guard !positive.isEmpty, !negative.isEmpty else { return (width, width) }
+        guard placement.positive.isTop == placement.negative.isTop,
+              placement.positive.isLeft != placement.negative.isLeft else { return (half, half) }
+        let p = labelNaturalWidth(positive), n = labelNaturalWidth(negative)
+        let gap = 2
+        return (n < half ? width - gap - n : half, p < half ? width - gap - p : half)
+    }
+
+    static let labelPad = 3
+
+    /// A box that fits its label.
+    func labelNaturalWidth(_ text: UnsafeRawBufferPointer) -> Int { measure(text, fonts.small) + 2 * Self.labelPad }
+
+    /// The rows the labels leave for the content, without drawing them:
+    /// `top` is the first free row (0 when no label is at the top), `bottom`
+    /// the end of the free rows (`height` when none is at the bottom).
+    func labelBands(positive: UnsafeRawBufferPointer, negative: UnsafeRawBufferPointer) -> (top: Int, bottom: Int) {
         let corners = (placement.positive, placement.negative)
         let anyTop = (!positive.isEmpty && corners.0.isTop) || (!negative.isEmpty && corners.1.isTop)
         let anyBottom = (!positive.isEmpty && !corners.0.isTop) || (!negative.isEmpty && !corners.1.isTop)
         return (anyTop ? labelHeight + 1 : 0, anyBottom ? height - labelHeight - 1 : height)
     }
 
-    /// One label box in a corner, at most half the width.
-    func drawLabel(_ text: UnsafeRawBufferPointer, at corner: ButtonCorner, filled: Bool, into fb: Framebuffer) {
+    /// One label box in a corner, at most `maxWidth` wide (cut with an
+    /// ellipsis beyond).
+    func drawLabel(_ text: UnsafeRawBufferPointer, at corner: ButtonCorner, filled: Bool, maxWidth: Int,
+                   into fb: Framebuffer) {
         guard !text.isEmpty else { return }
-        let pad = 3
-        let boxWidth = min(width / 2 - 1, measure(text, fonts.small) + 2 * pad)
+        let pad = Self.labelPad
+        let boxWidth = min(maxWidth, labelNaturalWidth(text))
         let box = Rect(x: corner.isLeft ? 0 : width - boxWidth, y: corner.isTop ? 0 : height - labelHeight,
                        width: boxWidth, height: labelHeight)
         if filled { fill(fb, box) } else { stroke(fb, box) }
@@ -30,5 +61,15 @@ extension ScreenRenderer {
             line(fb, text, fonts.small, x: box.x + pad, baseline: box.y + 9, maxWidth: boxWidth - 2 * pad,
                  alignment: .center, ink: filled ? .off : .on)
         }
+    }
+
+    /// A one-line notice in the small font, inverted across the panel, in
+    /// the band of `band` rows from `top` (the call's "Could not answer",
+    /// the detail's "Could not clear").
+    func drawNoticeBand(_ text: UnsafeRawBufferPointer, top: Int, height band: Int, into fb: Framebuffer) {
+        let h = 11
+        let y = top + max(0, (band - h) / 2)
+        fill(fb, Rect(x: 0, y: y, width: width, height: h))
+        line(fb, text, fonts.small, x: 0, baseline: y + 9, maxWidth: width, alignment: .center, ink: .off)
     }
 }

@@ -67,9 +67,6 @@ extension ScreenRenderer {
     /// The call's notice: one line of the small font, inverted, centred in
     /// the band of `band` rows from `top`.
     func drawCallNotice(_ notice: CallNotice, top: Int, height band: Int, into fb: Framebuffer) {
-        let h = 11
-        let y = top + max(0, (band - h) / 2)
-        fill(fb, Rect(x: 0, y: y, width: width, height: h))
-        line(fb, notice.text, fonts.small, x: 0, baseline: y + 9, maxWidth: width, alignment: .center, ink: .off)
+        drawNoticeBand(notice.text.rawBytes, top: top, height: band, into: fb)
     }
 }

@@ -2,6 +2,9 @@ import ANCS
 import Graphics
 
 extension ScreenRenderer {
+    static let positiveFallback: StaticString = "OK"
+    static let negativeFallback: StaticString = "Clear"
+
     /// One notification: a header (category icon, app name, date) and a
     /// body that scrolls by lines: the title (body font, up to 3 lines), the
     /// subtitle (small font, up to 2 lines; not on 128x32), the message
@@ -9,12 +12,50 @@ extension ScreenRenderer {
     /// (`ANCSNotification.hasMoreMessage`), a last line "... more on phone".
     /// The message is there once fetched: call the consumer's
     /// `notificationShown(_:now:)` when the screen opens.
-    func drawDetail(_ n: ANCSNotification, scroll: Int, status: StatusInfo, into fb: Framebuffer) {
-        if !isCompact { drawStatusBar(status, into: fb) }
-        let headerTop = isCompact ? 0 : Self.statusBarHeight + 1
+    ///
+    /// When the notification offers actions, the phone's action labels
+    /// ("Clear", or "OK" / "Clear" when it sent none) stand over the buttons
+    /// that perform them: on 128x64 always (the body ends above them; labels
+    /// at the top corners take the status bar's place), on a compact panel
+    /// on the last page only (`scroll` at `detailMaxScroll`), which leaves
+    /// the header out to keep the body's rows. `notice` ("Could not clear")
+    /// covers the header row, inverted.
+    func drawDetail(_ n: ANCSNotification, scroll: Int, status: StatusInfo, notice: ActionNotice?,
+                    into fb: Framebuffer) {
+        layoutDetail(n)
+        let labels = detailLabels(n)
+        let page = detailPage(scroll: scroll, labels: labels)
+        if page.statusBar { drawStatusBar(status, into: fb) }
+        if let top = page.headerTop { drawDetailHeader(n, top: top, status: status, into: fb) }
+        if page.labelled { drawButtonLabels(positive: labels.positive, negative: labels.negative, sharing: true, into: fb) }
+
+        let area = page.body
+        let total = detailTotalLines
+        clipped(fb, area) {
+            var y = area.y
+            var k = page.first
+            while k < total && y < area.maxY {
+                y += drawDetailLine(k, n, x: area.x, y: y, into: fb)
+                k += 1
+            }
+        }
+        if page.first > 0 || page.maxScroll > 0 {
+            drawScrollBar(first: page.first, shown: detailLinesShown(from: page.first, area: area.height), total: total,
+                          area: Rect(x: width - 2, y: area.y, width: 2, height: area.height), into: fb)
+        }
+        if let notice {
+            let label = notice.action == .positive ? labels.positive : labels.negative
+            scratch.clear()
+            ActionNotice.appendText(label: label.isEmpty ? Self.fallbackLabel(notice.action) : label, to: scratch)
+            drawNoticeBand(scratch.bytes, top: page.headerTop ?? page.body.y, height: 11, into: fb)
+        }
+    }
+
+    /// The header row from `top`: category icon, app name, date.
+    func drawDetailHeader(_ n: ANCSNotification, top: Int, status: StatusInfo, into fb: Framebuffer) {
         let ic = CategoryIcons.icon(for: n.category)
-        icon(fb, ic, x: 1, y: headerTop)
-        let baseline = headerTop + 8
+        icon(fb, ic, x: 1, y: top)
+        let baseline = top + 8
         scratch.clear()
         if let date = n.date { appendShortDate(date, now: status.time, to: scratch) }
         let dateWidth = measure(scratch.bytes, fonts.small)
@@ -22,23 +63,6 @@ extension ScreenRenderer {
         let textX = ic.width + 3
         line(fb, appLabel(n), fonts.small, x: textX, baseline: baseline,
              maxWidth: width - 1 - dateWidth - (dateWidth > 0 ? 4 : 0) - textX)
-
-        let area = detailBodyArea
-        layoutDetail(n)
-        let total = detailTotalLines
-        let first = min(max(scroll, 0), detailMaxScrollForLayout(area: area.height))
-        clipped(fb, area) {
-            var y = area.y
-            var k = first
-            while k < total && y < area.maxY {
-                y += drawDetailLine(k, n, x: area.x, y: y, into: fb)
-                k += 1
-            }
-        }
-        if first > 0 || detailMaxScrollForLayout(area: area.height) > 0 {
-            drawScrollBar(first: first, shown: detailLinesShown(from: first, area: area.height), total: total,
-                          area: Rect(x: width - 2, y: area.y, width: 2, height: area.height), into: fb)
-        }
     }
 
     /// The number of body lines of the detail screen (title, subtitle and
@@ -50,11 +74,82 @@ extension ScreenRenderer {
     }
 
     /// The largest useful `scroll` of the detail screen: the last line is
-    /// then at the bottom (0 when everything fits).
+    /// then at the bottom, above the button labels (0 when everything fits).
     public func detailMaxScroll(_ uid: NotificationUID, notifications: NotificationConsumer) -> Int {
         guard let n = notifications.notification(uid) else { return 0 }
         layoutDetail(n)
-        return detailMaxScrollForLayout(area: detailBodyArea.height)
+        return detailPage(scroll: 0, labels: detailLabels(n)).maxScroll
+    }
+
+    // MARK: labels and pages
+
+    /// The labels over the positive and negative buttons: the phone's, a
+    /// fallback when it sent none, empty where the notification offers no
+    /// such action.
+    func detailLabels(_ n: ANCSNotification) -> (positive: UnsafeRawBufferPointer, negative: UnsafeRawBufferPointer) {
+        var positive = UnsafeRawBufferPointer(start: nil, count: 0)
+        var negative = positive
+        if n.flags.contains(.positiveAction) {
+            positive = n.bytes(.positiveActionLabel)
+            if positive.isEmpty { positive = Self.positiveFallback.rawBytes }
+        }
+        if n.flags.contains(.negativeAction) {
+            negative = n.bytes(.negativeActionLabel)
+            if negative.isEmpty { negative = Self.negativeFallback.rawBytes }
+        }
+        return (positive, negative)
+    }
+
+    static func fallbackLabel(_ action: ActionID) -> UnsafeRawBufferPointer {
+        action == .positive ? positiveFallback.rawBytes : negativeFallback.rawBytes
+    }
+
+    /// What one page of the detail screen shows and where.
+    struct DetailPage {
+        /// The first body line shown (the clamped `scroll`) and the largest useful one.
+        var first: Int
+        var maxScroll: Int
+        var body: Rect
+        /// The header row's top (nil: left out).
+        var headerTop: Int?
+        var statusBar: Bool
+        var labelled: Bool
+    }
+
+    /// The page for `scroll`, with the notification already laid out.
+    func detailPage(scroll: Int, labels: (positive: UnsafeRawBufferPointer, negative: UnsafeRawBufferPointer))
+        -> DetailPage {
+        let plain = detailBodyArea
+        let plainHeader = isCompact ? 0 : Self.statusBarHeight + 1
+        guard !labels.positive.isEmpty || !labels.negative.isEmpty else {
+            let last = detailMaxScrollForLayout(area: plain.height)
+            return DetailPage(first: min(max(scroll, 0), last), maxScroll: last, body: plain, headerTop: plainHeader,
+                              statusBar: !isCompact, labelled: false)
+        }
+        let bands = labelBands(positive: labels.positive, negative: labels.negative)
+        let headerTop: Int?
+        let bodyTop: Int
+        if isCompact {
+            // Header left out: the 19 rows above the labels hold a title line.
+            headerTop = nil
+            bodyTop = bands.top
+        } else if bands.top > 0 {
+            // Labels at the top take the status bar's place.
+            headerTop = bands.top
+            bodyTop = bands.top + plain.y - plainHeader
+        } else {
+            headerTop = plainHeader
+            bodyTop = plain.y
+        }
+        let body = Rect(x: plain.x, y: bodyTop, width: plain.width, height: max(0, bands.bottom - bodyTop))
+        let last = detailMaxScrollForLayout(area: body.height)
+        let first = min(max(scroll, 0), last)
+        if isCompact && first < last {
+            return DetailPage(first: first, maxScroll: last, body: plain, headerTop: plainHeader,
+                              statusBar: false, labelled: false)
+        }
+        return DetailPage(first: first, maxScroll: last, body: body, headerTop: headerTop,
+                          statusBar: !isCompact && bands.top == 0, labelled: true)
     }
 
     // MARK: internals
@@ -142,7 +237,8 @@ extension ScreenRenderer {
             h += need
             k -= 1
         }
-        return k
+        // An area smaller than the last line still shows that line (cut).
+        return min(k, max(0, detailTotalLines - 1))
     }
 
     /// "18:30" on the same day as `now` (or when `now` is unknown), else "14 Mar".

@@ -90,11 +90,13 @@ public final class ScreenRenderer {
 
     /// Draws the whole screen. `shift` moves all content by a few pixels
     /// (against OLED burn-in); content pushed past an edge is cut.
-    /// `callNotice` is shown on the call screen (the phone refused an answer).
+    /// `callNotice` is shown on the call screen (the phone refused an answer);
+    /// `actionNotice` on the detail screen of its notification.
     /// Beside a connected link the Bluetooth glyph carries the health mark
     /// of `notifications` (`ANCSHealth`: '?' unknown, '!' failing).
     public func render(_ screen: Screen, status: StatusInfo, notifications: NotificationConsumer,
-                       into fb: Framebuffer, shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil) {
+                       into fb: Framebuffer, shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil,
+                       actionNotice: ActionNotice? = nil) {
         precondition(fb.width == width && fb.height == height,
                      "ScreenRenderer is \(width)x\(height), the framebuffer \(fb.width)x\(fb.height)")
         fb.resetClip()
@@ -116,7 +118,8 @@ public final class ScreenRenderer {
             drawList(selected: selected, status: status, notifications: notifications, into: fb)
         case .detail(let uid, let scroll):
             if let n = notifications.notification(uid) {
-                drawDetail(n, scroll: scroll, status: status, into: fb)
+                drawDetail(n, scroll: scroll, status: status, notice: actionNotice?.uid == uid ? actionNotice : nil,
+                           into: fb)
             } else {
                 drawNotice(Self.gone.rawBytes, status: status, into: fb)
             }

@@ -49,6 +49,8 @@ public final class WatchController: WatchModelSink {
     public var activeCall: NotificationUID? { model.activeCall }
     /// What the call screen says after the phone refused an answer.
     public var callNotice: CallNotice? { model.callNotice }
+    /// What the detail screen says after the phone refused an action there.
+    public var actionNotice: ActionNotice? { model.actionNotice }
     /// Notifications added live and not yet seen (the status bar's count).
     public var unread: Int { model.unread }
     public var displayState: String { model.displayPower.rawValue }
@@ -92,6 +94,9 @@ public final class WatchController: WatchModelSink {
     /// Where `modelTimer` is armed (nil: disarmed), to skip re-arming it unchanged.
     private var modelTimerDeadline: MonotonicInstant?
     private var phoneEventHandler: ((PhoneSession.Event) -> Void)!
+    /// Sees every ANCS event after the model has (the harness's `events`
+    /// stream). Set once at start-up; called on the loop's thread.
+    public var ancsEventObserver: ((ANCSEvent) -> Void)?
     private var displayFailing = false
 
     public init(
@@ -220,6 +225,7 @@ public final class WatchController: WatchModelSink {
         case .ancs(let e):
             log(e)
             model.ancsEvent(e, now: loop.now)
+            ancsEventObserver?(e)
             rearm()
         case .ancsSubscribed:
             logger.info("ANCS subscribed: notifications will arrive")
@@ -390,7 +396,7 @@ public final class WatchController: WatchModelSink {
         let status = StatusInfo(time: wallClock.time(at: loop.now), link: model.link, unread: model.unread)
         renderer.render(
             model.screen, status: status, notifications: model.notifications, into: framebuffer,
-            callNotice: model.callNotice)
+            callNotice: model.callNotice, actionNotice: model.actionNotice)
         // The controller moves the picture against burn-in (a vertical step
         // is one command; a horizontal one goes with the next screen change).
         driver.setShift(PanelShift(x: model.pixelShift.x, y: model.pixelShift.y))

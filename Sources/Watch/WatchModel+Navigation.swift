@@ -9,6 +9,7 @@ import Screens
 extension WatchModel {
     /// A recognised gesture on a button.
     public func button(_ role: ButtonRole, _ gesture: ButtonGesture, now: MonotonicInstant) {
+        clearActionNotice()
         let wasDark = wake(now: now) == .off
         // A press that only woke a dark display does nothing else (no blind
         // actions), except where something is waiting for an answer.
@@ -48,11 +49,11 @@ extension WatchModel {
             switch (role, gesture) {
             case (.positive, .press):
                 if notifications.notification(uid)?.flags.contains(.positiveAction) == true {
-                    act(.positive, on: uid, now: now)
+                    actOnNotification(.positive, on: uid, now: now)
                 }
             case (.negative, .press):
                 if notifications.notification(uid)?.flags.contains(.negativeAction) == true {
-                    act(.negative, on: uid, now: now)
+                    actOnNotification(.negative, on: uid, now: now)
                 }
             case (.positive, .longPress), (.down, _), (.select, _):
                 let last = detailLayout.detailMaxScroll(uid, notifications: notifications)

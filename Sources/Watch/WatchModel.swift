@@ -62,6 +62,10 @@ public final class WatchModel {
     var callInProgress: NotificationUID?
     var callInProgressDeadline: MonotonicInstant?
 
+    // Actions on a notification (WatchModel+ActionNotice).
+    /// Shown on the detail screen after the phone refused the wearer's action there.
+    public internal(set) var actionNotice: ActionNotice?
+
     // Pop-ups (WatchModel+PopUp).
     /// The new alert whose pop-up waits for its attributes.
     public internal(set) var pendingPopUp: NotificationUID?
@@ -171,6 +175,7 @@ public final class WatchModel {
     func notificationsCleared() {
         cancelPopUp()
         unreadNotifications.removeAll()
+        actionNotice = nil
         callInProgress = nil
         callInProgressDeadline = nil
     }
@@ -201,6 +206,7 @@ public final class WatchModel {
             requestRender()
         case .notificationRemoved(let uid, _):
             if pendingPopUp == uid { cancelPopUp() }
+            if actionNotice?.uid == uid { actionNotice = nil }
             unreadNotifications.remove(uid)
             if callInProgress == uid { callInProgress = nil }
             if activeCall == uid { endCall(now: now) }
@@ -211,6 +217,7 @@ public final class WatchModel {
             if activeCall == uid { endCall(now: now) }
         case .actionFailed(let uid, let action, let error):
             actionRefused(action, on: uid, error, now: now)
+            notificationActionRefused(action, on: uid, error)
         case .sessionEnded:
             sessionEnded(now: now)
         case .sessionStarted:

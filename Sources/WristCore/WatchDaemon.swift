@@ -148,6 +148,10 @@ public final class WatchDaemon {
                 logger.info("harness listening on unix:\(path)")
                 // Only with a harness; it returns at once while no client follows the motor.
                 motor?.stateHandler = { [weak server] on, at in server?.motorChanged(on: on, at: at) }
+                // Likewise for the events stream while no client asked for it.
+                watch.ancsEventObserver = { [weak server, unowned watch] event in
+                    server?.notificationEvent(event, store: watch.notifications, now: watch.now)
+                }
             }
             systemd = makeSystemdSupervisor(loop: loop)
             try startPhone(loop: loop, watch: watch, devices: devices)

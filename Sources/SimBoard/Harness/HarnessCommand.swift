@@ -10,6 +10,9 @@ public enum HarnessCommand: Equatable, Sendable {
     case double(ButtonRole)
     /// Start streaming `motor on|off <monotonic ns>` lines on this connection.
     case motor
+    /// Start streaming JSON lines on this connection: notifications added,
+    /// modified and removed, media changes (docs/harness.md).
+    case events
     case snapshot(SnapshotFormat)
     /// The notification store as one JSON line.
     case notifications
@@ -54,6 +57,9 @@ public enum HarnessCommand: Equatable, Sendable {
         case "motor":
             if let e = noMoreThan(0) { return .failure(e) }
             return .success(.motor)
+        case "events":
+            if let e = noMoreThan(0) { return .failure(e) }
+            return .success(.events)
         case "snapshot":
             if let e = noMoreThan(1) { return .failure(e) }
             let name = args.first?.lowercased() ?? "pbm"
@@ -82,6 +88,7 @@ public enum HarnessCommand: Equatable, Sendable {
         release BUTTON      release a held button
         double BUTTON       two quick presses
         motor               stream 'motor on|off <monotonic ns>' lines from now on
+        events              stream JSON lines from now on: {"event":"notification",...}, {"event":"media",...}
         snapshot [pbm|png]  'snapshot FORMAT <bytes>' then the image bytes
         notifications       'notifications <JSON array>', newest first
         state               'state <JSON object>'

@@ -1,3 +1,5 @@
+import AMS
+import ANCS
 import BoardConfig
 import HAL
 import Logging
@@ -16,6 +18,10 @@ import Loop
 ///
 /// Costs nothing unless used: a motor transition with no `motor` subscriber
 /// returns at once; with one, its line is formatted into a buffer made once.
+/// Likewise a notification or media change with no `events` subscriber
+/// returns after one comparison (no formatting, no allocation); with one,
+/// its JSON line is built as a String (a tool's cost, bounded per client
+/// like every reply).
 /// Commands allocate freely (a test and bench tool).
 public final class HarnessServer {
     /// What the server can do to the watch.
@@ -49,6 +55,7 @@ public final class HarnessServer {
         let connection: any LineChannel
         var source: SourceID?
         var streamsMotor = false
+        var streamsEvents = false
         /// Whether the loop watches for writability (while output is queued).
         var watchingWritable = false
         init(_ c: any LineChannel) { connection = c }
@@ -62,6 +69,16 @@ public final class HarnessServer {
     private var acceptor: ConnectionAcceptor<any LineChannel>!
     private var clients: [Client] = []
     private var motorSubscribers = 0
+    private var eventSubscribers = 0
+    /// Notifications announced and waiting for their attributes (`events`).
+    private var notificationEvents = NotificationEventTracker()
+    private var reports: [NotificationEventTracker.Report] = []
+    /// Reports notifications whose app name did not come within `appNameWait`.
+    private var appNameTimer: TimerID?
+    /// The notification store the last event came from (for `appNameTimer`).
+    private weak var lastStore: NotificationConsumer?
+    /// How long an `events` line waits for the app's name (as the pop-up does).
+    static let appNameWait = Duration.seconds(1)
     /// "motor on|off <ns>\n", rebuilt in place for each transition.
     private var motorLine: [UInt8] = []
     /// Whether the "too many clients" refusal was logged since the server was last full.
@@ -70,6 +87,8 @@ public final class HarnessServer {
 
     /// Motor lines formatted so far (none while nobody subscribed: the unit tests check it).
     public private(set) var motorLinesFormatted = 0
+    /// Event lines formatted so far (none while nobody subscribed: the unit tests check it).
+    public private(set) var eventLinesFormatted = 0
     /// Clients connected now.
     public var clientCount: Int { clients.count }
 
@@ -95,6 +114,72 @@ public final class HarnessServer {
     public func close() {
         acceptor?.close()
         while let c = clients.last { drop(c) }
+        if let t = appNameTimer { loop.destroyTimer(t) }
+        appNameTimer = nil
+    }
+
+    // MARK: - the events stream
+
+    /// An ANCS event, after the watch applied it to `store`: streams
+    /// notification added / modified (once their attributes are in the
+    /// store) and removed lines to every `events` subscriber.
+    public func notificationEvent(_ event: ANCSEvent, store: NotificationConsumer, now: MonotonicInstant) {
+        guard eventSubscribers > 0 else { return }
+        lastStore = store
+        reports.removeAll(keepingCapacity: true)
+        notificationEvents.handle(event, store: store) { reports.append($0) }
+        sendReports(store: store, now: now)
+        armAppNameTimer()
+    }
+
+    /// The phone's media player changed (AMS): streams a `media` line to
+    /// every `events` subscriber.
+    public func mediaChanged(_ state: MediaState, now: MonotonicInstant) {
+        guard eventSubscribers > 0 else { return }
+        sendEvent(HarnessJSON.mediaEvent(state, at: now))
+    }
+
+    /// Sends what the tracker reported (after it returned: sending may
+    /// drop the last subscriber, which resets the tracker).
+    private func sendReports(store: NotificationConsumer, now: MonotonicInstant) {
+        for r in reports {
+            if r.change == .removed {
+                sendEvent(HarnessJSON.notificationRemovedEvent(r.uid, at: now))
+            } else if let n = store.notification(r.uid) {
+                sendEvent(HarnessJSON.notificationEvent(r.change, n, at: now))
+            }
+        }
+        reports.removeAll(keepingCapacity: true)
+    }
+
+    private func armAppNameTimer() {
+        guard notificationEvents.waitingCount > 0 else {
+            if let t = appNameTimer { loop.disarm(t) }
+            return
+        }
+        if appNameTimer == nil {
+            appNameTimer = loop.makeTimer { [unowned self] in self.appNameWaitOver() }
+        }
+        if let t = appNameTimer, !loop.isArmed(t) { loop.arm(t, after: Self.appNameWait) }
+    }
+
+    private func appNameWaitOver() {
+        guard eventSubscribers > 0, let store = lastStore else { return notificationEvents.reset() }
+        reports.removeAll(keepingCapacity: true)
+        notificationEvents.reportFetched(store: store) { reports.append($0) }
+        sendReports(store: store, now: loop.now)
+        armAppNameTimer()
+    }
+
+    private func sendEvent(_ json: String) {
+        eventLinesFormatted &+= 1
+        let line = Array((json + "\n").utf8)
+        // Backwards: a client over its limit is dropped from the array here.
+        var i = clients.count
+        while i > 0 {
+            i -= 1
+            if clients[i].streamsEvents { send(line, to: clients[i]) }
+        }
     }
 
     /// Streams a motor transition to every connection that asked for it.
@@ -217,6 +302,12 @@ public final class HarnessServer {
                 motorSubscribers += 1
             }
             send("ok motor\n", to: client)
+        case .events:
+            if !client.streamsEvents {
+                client.streamsEvents = true
+                eventSubscribers += 1
+            }
+            send("ok events\n", to: client)
         case .snapshot(let format):
             let bytes = hooks.snapshot(format)
             send("snapshot \(format.rawValue) \(bytes.count)\n", to: client)
@@ -289,6 +380,11 @@ public final class HarnessServer {
         if client.streamsMotor {
             client.streamsMotor = false
             motorSubscribers -= 1
+        }
+        if client.streamsEvents {
+            client.streamsEvents = false
+            eventSubscribers -= 1
+            if eventSubscribers == 0 { notificationEvents.reset() }
         }
         refusalLogged = false
         logger.debug("harness: client disconnected")
