@@ -161,7 +161,7 @@ let package = Package(
                 "LinuxLoop", "LinuxHAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "HAL"]),
+        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "HAL", "Haptics"]),
         .testTarget(
             name: "WatchTests",
             dependencies: [
