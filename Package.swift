@@ -163,7 +163,7 @@ let package = Package(
                 "LinuxLoop", "LinuxHAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "HAL"]),
+        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "HAL", "Haptics"]),
         .testTarget(
             name: "WatchTests",
             dependencies: [

@@ -66,9 +66,11 @@ public final class MotorController {
     }
 
     /// Starts `pattern`, replacing the current one, unless quiet hours or the cap forbid it.
+    /// `ignoringQuietHours`: an alert the wearer asked to get at any hour
+    /// (an `alwaysAlert` app); the cap still applies.
     @discardableResult
-    public func play(_ pattern: VibrationPattern) -> PlayOutcome {
-        if let quiet = configuration.quietHours, let minute = minuteOfDay(), quiet.contains(minuteOfDay: minute) {
+    public func play(_ pattern: VibrationPattern, ignoringQuietHours: Bool = false) -> PlayOutcome {
+        if !ignoringQuietHours, let quiet = configuration.quietHours, let minute = minuteOfDay(), quiet.contains(minuteOfDay: minute) {
             return .suppressedQuietHours
         }
         if remainingOnTime <= .zero { return .suppressedCap }

@@ -72,6 +72,9 @@ public final class EpollLoop: EventLoop {
 
     /// The signal that stopped the loop, if one did.
     public private(set) var receivedSignal: Int32?
+    /// Asked before a termination signal shuts the loop down; false keeps
+    /// it running (the daemon's SIGHUP with a broken settings file).
+    public var shutdownSignalFilter: ((Int32) -> Bool)?
 
     public init(clock: LoopClock = .monotonic) throws(HALError) {
         epoll = try Epoll(capacity: 64)
@@ -344,6 +347,7 @@ public final class EpollLoop: EventLoop {
                 dispatched += 1
             case Self.signalToken:
                 while let sig = signalFD?.next() {
+                    if let filter = shutdownSignalFilter, !filter(sig) { continue }
                     receivedSignal = sig
                     shutdown()
                 }

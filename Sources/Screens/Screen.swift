@@ -23,6 +23,9 @@ public enum Screen: Sendable, Equatable {
     /// A short notice ("Pair again: forget the watch in the phone's
     /// Bluetooth settings"), wrapped and centred under the status bar.
     case message(String)
+    /// The Do Not Disturb menu ("For 1 hour", "Until I turn it off",
+    /// "Off"); `selected` indexes `DoNotDisturbMenu.entries`.
+    case doNotDisturbMenu(selected: Int)
 }
 
 /// The Bluetooth state the status bar shows.
@@ -68,11 +71,14 @@ public struct StatusInfo: Sendable, Equatable {
     public var link: LinkIndicator
     /// Unread notifications (0 hides the count).
     public var unread: Int
+    /// Do Not Disturb is on: a moon in the status bar.
+    public var doNotDisturb = false
 
-    public init(time: WallClockTime?, link: LinkIndicator, unread: Int) {
+    public init(time: WallClockTime?, link: LinkIndicator, unread: Int, doNotDisturb: Bool = false) {
         self.time = time
         self.link = link
         self.unread = unread
+        self.doNotDisturb = doNotDisturb
     }
 }
 

@@ -22,7 +22,8 @@ extension ScreenRenderer {
                 scratch.clear().append(decimal: t.day)
                 line(fb, scratch.bytes, fonts.small, x: column, baseline: 19, maxWidth: width - column)
             }
-            drawLinkGlyph(status.link, rightEdge: width - 1, top: 11, into: fb)
+            let linkLeft = drawLinkGlyph(status.link, rightEdge: width - 1, top: 11, into: fb)
+            drawMoon(status.doNotDisturb, rightEdge: linkLeft - 4, top: 11, into: fb)
             drawUnread(status.unread, rightEdge: width - 1, baseline: 30, into: fb)
             return
         }
@@ -38,6 +39,8 @@ extension ScreenRenderer {
             line(fb, scratch.bytes, fonts.body, x: 0, baseline: top + digits.height + 16, maxWidth: width, alignment: .center)
         }
         drawLinkGlyph(status.link, rightEdge: 11, top: height - 10, healthMarkOnRight: true, into: fb)
+        // Right of the health mark's place, so neither moves the other.
+        drawMoon(status.doNotDisturb, rightEdge: 29, top: height - 10, into: fb)
         drawUnread(status.unread, rightEdge: width - 2, baseline: height - 2, into: fb)
     }
 

@@ -169,11 +169,11 @@ extension ScreenRenderer {
     /// Lays out the three parts for the body's width (the same every frame).
     func layoutDetail(_ n: ANCSNotification) {
         let w = detailBodyArea.width
-        titleLayout.layout(n.bytes(.title), fonts: fonts.body, width: w, maxLines: 3)
-        let subtitle = isCompact ? UnsafeRawBufferPointer(start: nil, count: 0) : n.bytes(.subtitle)
+        titleLayout.layout(shownText(n, .title), fonts: fonts.body, width: w, maxLines: 3)
+        let subtitle = isCompact ? UnsafeRawBufferPointer(start: nil, count: 0) : shownText(n, .subtitle)
         subtitleLayout.layout(subtitle, fonts: fonts.small, width: w, maxLines: 2)
-        messageLayout.layout(n.bytes(.message), fonts: fonts.small, width: w, maxLines: messageLayout.capacity)
-        detailHasMore = n.hasMoreMessage
+        messageLayout.layout(shownText(n, .message), fonts: fonts.small, width: w, maxLines: messageLayout.capacity)
+        detailHasMore = n.hasMoreMessage && !hidesContent(of: n)
     }
 
     /// Body line `k`: which layout, which of its lines (-1: the "more on
@@ -205,7 +205,7 @@ extension ScreenRenderer {
             return l.height
         }
         let chain = l.field == .title ? fonts.body : fonts.small
-        l.layout.draw(n.bytes(l.field), fonts: chain, into: fb, x: x + ox, y: y + oy, firstLine: l.index, maxLines: 1)
+        l.layout.draw(shownText(n, l.field), fonts: chain, into: fb, x: x + ox, y: y + oy, firstLine: l.index, maxLines: 1)
         return l.height
     }
 

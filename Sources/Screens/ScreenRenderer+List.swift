@@ -83,7 +83,7 @@ extension ScreenRenderer {
             let baseline = y + maxAscent(fonts.body)
             line(fb, scratch.bytes, fonts.small, x: ageX, baseline: y + 12, maxWidth: ageWidth)
             let titleWidth = (ageWidth > 0 ? ageX - 3 : rowWidth - 1) - textX
-            line(fb, n.bytes(.title), fonts.body, x: textX, baseline: baseline, maxWidth: titleWidth)
+            line(fb, shownText(n, .title), fonts.body, x: textX, baseline: baseline, maxWidth: titleWidth)
             return
         }
         icon(fb, ic, x: 1, y: y + 1)
@@ -92,7 +92,7 @@ extension ScreenRenderer {
         line(fb, appLabel(n), fonts.small, x: textX, baseline: y + 9, maxWidth: nameWidth)
         // The title takes the whole width: on a watch, characters beat alignment.
         let titleBaseline = y + 10 + maxAscent(fonts.body)
-        line(fb, n.bytes(.title), fonts.body, x: 2, baseline: titleBaseline, maxWidth: rowWidth - 3)
+        line(fb, shownText(n, .title), fonts.body, x: 2, baseline: titleBaseline, maxWidth: rowWidth - 3)
     }
 
     /// The app's display name once fetched, else its identifier.

@@ -9,7 +9,8 @@ extension ScreenRenderer {
         line(fb, scratch.bytes, fonts.small, x: 1, baseline: baseline, maxWidth: 40)
         var right = width - 1
         right = drawLinkGlyph(status.link, rightEdge: right, top: 0, into: fb) - 4
-        drawUnread(status.unread, rightEdge: right, baseline: baseline, into: fb)
+        right = drawUnread(status.unread, rightEdge: right, baseline: baseline, into: fb) - 3
+        drawMoon(status.doNotDisturb, rightEdge: right, top: 0, into: fb)
         hline(fb, x0: 0, x1: width - 1, y: Self.statusBarHeight - 1)
     }
 
@@ -79,6 +80,16 @@ extension ScreenRenderer {
         line(fb, scratch.bytes, fonts.small, x: x, baseline: baseline, maxWidth: w)
         x -= StatusIcons.unread.width + 2
         icon(fb, StatusIcons.unread, x: x, y: baseline - 8)
+        return x
+    }
+
+    /// The moon while Do Not Disturb is on, right-aligned at `rightEdge`,
+    /// 9 rows from `top`. Returns the left edge of what it drew.
+    @discardableResult
+    func drawMoon(_ on: Bool, rightEdge: Int, top: Int, into fb: Framebuffer) -> Int {
+        guard on else { return rightEdge + 1 }
+        let x = rightEdge + 1 - StatusIcons.moon.width
+        icon(fb, StatusIcons.moon, x: x, y: top)
         return x
     }
 }

@@ -22,6 +22,9 @@ public final class ScreenRenderer {
     public var placement: ButtonPlacement
     /// Panels under 64 rows show less on each screen.
     public let isCompact: Bool
+    /// Whether an app's notifications hide their content, by AppIdentifier
+    /// bytes (the settings file's `hideContent`); set once, nil: none does.
+    public var contentHidden: ((UnsafeRawBufferPointer) -> Bool)?
 
     // Composed text (times, dates, counts, ages) and the watch's name.
     let scratch = TextScratch(capacity: 48)
@@ -130,6 +133,8 @@ public final class ScreenRenderer {
         case .message(let text):
             var copy = text  // a native String: no copy is made
             copy.withUTF8 { drawNotice(UnsafeRawBufferPointer($0), status: status, into: fb) }
+        case .doNotDisturbMenu(let selected):
+            drawDoNotDisturbMenu(selected: selected, status: status, into: fb)
         }
     }
 

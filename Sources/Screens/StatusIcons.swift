@@ -105,4 +105,17 @@ enum StatusIcons {
         ".#...#.",
         "..###..",
     ])
+
+    /// In the status bar while Do Not Disturb is on: a crescent moon.
+    static let moon = Bitmap(rows: [
+        "...##..",
+        "..##...",
+        ".##....",
+        ".##....",
+        ".##....",
+        ".##...#",
+        "..##.##",
+        "...###.",
+        ".......",
+    ])
 }

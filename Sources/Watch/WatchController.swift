@@ -326,6 +326,10 @@ public final class WatchController: WatchModelSink {
         motor?.play(pattern)
     }
 
+    public func watchPlayIgnoringQuietHours(_ pattern: VibrationPattern) {
+        motor?.play(pattern, ignoringQuietHours: true)
+    }
+
     public func watchStopMotor() {
         motor?.stop()
     }
@@ -393,7 +397,8 @@ public final class WatchController: WatchModelSink {
     public func render() {
         renderPending = false
         guard model.displayPower != .off else { return }
-        let status = StatusInfo(time: wallClock.time(at: loop.now), link: model.link, unread: model.unread)
+        let status = StatusInfo(
+            time: wallClock.time(at: loop.now), link: model.link, unread: model.unread, doNotDisturb: model.isDoNotDisturbOn)
         renderer.render(
             model.screen, status: status, notifications: model.notifications, into: framebuffer,
             callNotice: model.callNotice, actionNotice: model.actionNotice)

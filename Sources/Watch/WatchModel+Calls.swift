@@ -24,7 +24,7 @@ extension WatchModel {
         callNotice = nil
         screen = .incomingCall(uid)
         keepAwakeChanged(now: now)
-        if let pattern { sink?.watchPlay(pattern) }
+        ring(uid, pattern: pattern, now: now)
     }
 
     func liveCallArrived(_ info: NotificationInfo, now: MonotonicInstant) {
@@ -35,6 +35,7 @@ extension WatchModel {
 
     func endCall(now: MonotonicInstant) {
         guard activeCall != nil else { return }
+        cancelPendingRing()
         if ringingCall != nil { sink?.watchStopMotor() }
         activeCall = nil
         ringingCall = nil
@@ -52,6 +53,7 @@ extension WatchModel {
     /// the user's answer, whatever the phone makes of it.
     func act(_ action: ActionID, on uid: NotificationUID, now: MonotonicInstant) {
         if ringingCall == uid {
+            cancelPendingRing()
             ringingCall = nil
             sink?.watchStopMotor()
         }

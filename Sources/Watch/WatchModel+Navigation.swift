@@ -22,7 +22,9 @@ extension WatchModel {
             if gesture == .press && role == .positive { act(.positive, on: uid, now: now) }
             if gesture == .press && role == .negative { act(.negative, on: uid, now: now) }
         case .idleClock, .waitingForPhone, .message:
-            if role == .positive || role == .select || role == .down || role == .up {
+            if role == .positive && gesture == .longPress, screen == .idleClock || screen == .waitingForPhone {
+                openDoNotDisturbMenu()
+            } else if role == .positive || role == .select || role == .down || role == .up {
                 if notifications.notificationCount > 0 {
                     unreadNotifications.removeAll()
                     screen = .list(selected: listSelection)
@@ -45,6 +47,8 @@ extension WatchModel {
             default:
                 break
             }
+        case .doNotDisturbMenu(let selected):
+            doNotDisturbMenuButton(role, gesture, selected: selected, now: now)
         case .detail(let uid, let scroll):
             switch (role, gesture) {
             case (.positive, .press):

@@ -8,15 +8,18 @@ import HAL
 /// its fetch. The motor does not wait; a zero wait opens it at once.
 extension WatchModel {
     /// An alert that pops up: fetch what its screen shows, then open it.
-    func popUpRequested(_ uid: NotificationUID, now: MonotonicInstant) {
-        guard settings.popUpWait > .zero else {
+    /// `wait`: how long at most (the settings' `popUpWait` unless an app
+    /// rule needs longer, WatchModel+AppRules).
+    func popUpRequested(_ uid: NotificationUID, now: MonotonicInstant, wait: Duration? = nil) {
+        let wait = wait ?? settings.popUpWait
+        guard wait > .zero else {
             listSelection = 0
             return openDetail(uid)
         }
         // The fetch goes ahead of others, its Message included.
         sink?.watchNotificationShown(uid)
         pendingPopUp = uid
-        popUpDeadline = now.advanced(by: settings.popUpWait)
+        popUpDeadline = now.advanced(by: wait)
         popUpAttributesArrived(uid, now: now)
     }
 
@@ -25,25 +28,29 @@ extension WatchModel {
         guard pendingPopUp == uid, let n = notifications.notification(uid), !n.isFetchPending else { return }
         let waitsForAppName = notifications.configuration.fetchAppNames && n.available.contains(.appIdentifier)
             && !n.truncated.contains(.appIdentifier) && n.appDisplayNameBytes == nil
-        if !waitsForAppName { openPopUp() }
+        if !waitsForAppName { openPopUp(now: now) }
     }
 
     /// The wait is over: the pop-up shows what has arrived.
     func popUpDeadlinePassed(now: MonotonicInstant) {
-        openPopUp()
+        openPopUp(now: now)
     }
 
     /// The notification went, the session ended, a call took the screen: no pop-up.
     func cancelPopUp() {
+        pendingAlert = nil
         pendingPopUp = nil
         popUpDeadline = nil
     }
 
-    private func openPopUp() {
+    private func openPopUp(now: MonotonicInstant) {
         guard let uid = pendingPopUp else { return }
+        // An alert waiting for its app is decided now (WatchModel+AppRules).
+        var popsUp = true
+        if let alert = pendingAlert, alert.uid == uid { popsUp = decideAlert(alert, now: now) }
         cancelPopUp()
         // A call or a passkey that came meanwhile keeps the screen.
-        guard activeCall == nil && !isAwaitingPairingAnswer, notifications.notification(uid) != nil else { return }
+        guard popsUp, activeCall == nil && !isAwaitingPairingAnswer, notifications.notification(uid) != nil else { return }
         listSelection = 0
         screen = .detail(uid, scroll: 0)
         requestRender()

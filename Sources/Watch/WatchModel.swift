@@ -1,6 +1,7 @@
 import ANCS
 import BoardConfig
 import HAL
+import Haptics
 import Screens
 
 /// The watch's decisions as a pure state machine, built like the ANCS
@@ -30,6 +31,9 @@ public final class WatchModel {
     public let settings: WatchSettings
     /// What vibrates for which notification.
     public let policy: VibrationPolicy
+    /// The wearer's settings file: per-app rules, Do Not Disturb options
+    /// (WatchModel+AppRules); set before the phone connects.
+    public var userSettings = UserSettings.defaults
     let detailLayout: any NotificationDetailLayout
 
     public internal(set) var screen: Screen = .waitingForPhone
@@ -70,6 +74,21 @@ public final class WatchModel {
     /// The new alert whose pop-up waits for its attributes.
     public internal(set) var pendingPopUp: NotificationUID?
     var popUpDeadline: MonotonicInstant?
+
+    // Per-app rules (WatchModel+AppRules).
+    /// The alert whose vibration and pop-up wait for its app.
+    var pendingAlert: PendingAlert?
+    /// The call whose ring waits for its app (some app is muted).
+    var pendingRing: NotificationUID?
+    var pendingRingPattern: VibrationPattern?
+    var pendingRingDeadline: MonotonicInstant?
+
+    // Do Not Disturb (WatchModel+DoNotDisturb).
+    public internal(set) var doNotDisturb = DoNotDisturbState.off
+    var doNotDisturbDeadline: MonotonicInstant?
+    /// Told every change made on the watch (the menu, the hour ending), to
+    /// keep the state across restarts. Set once at setup.
+    public var doNotDisturbChanged: ((DoNotDisturbState) -> Void)?
 
     // Pairing (WatchModel+Pairing).
     /// A passkey is on screen and its request waits for an answer.
@@ -196,6 +215,7 @@ public final class WatchModel {
         case .notificationModified:
             requestRender()
         case .attributesReady(let uid, _):
+            if pendingRing == uid { ringAttributesArrived(uid) }
             // A pop-up waiting for them is drawn when it opens, not before.
             if pendingPopUp == uid { return popUpAttributesArrived(uid, now: now) }
             requestRender()
@@ -243,7 +263,7 @@ public final class WatchModel {
                 listSelection = 0
                 screen = isPhoneConnected ? .idleClock : .waitingForPhone
             }
-        case .idleClock, .waitingForPhone, .pairing, .message:
+        case .idleClock, .waitingForPhone, .pairing, .message, .doNotDisturbMenu:
             break
         }
         requestRender()
@@ -273,14 +293,8 @@ public final class WatchModel {
         if info.category == .incomingCall && info.shouldAlert {
             liveCallArrived(info, now: now)
         } else if info.shouldAlert {
-            if info.flags.contains(.important) { wake(now: now) }
-            if let pattern = policy.pattern(for: info) { sink?.watchPlay(pattern) }
-            // A new alert pops up unless a call or a passkey has the screen;
-            // it is drawn when it opens (WatchModel+PopUp).
-            if activeCall == nil && !isAwaitingPairingAnswer {
-                popUpRequested(info.uid, now: now)
-                if pendingPopUp == info.uid { return }
-            }
+            // Vibration and pop-up, after the app's rule (WatchModel+AppRules).
+            if alertArrived(info, now: now) { return }
         }
         requestRender()
     }
@@ -302,7 +316,9 @@ public final class WatchModel {
     public var nextDeadline: MonotonicInstant? {
         earliest(
             earliest(earliest(dimDeadline, offDeadline), pairingDeadline),
-            earliest(earliest(callInProgressDeadline, popUpDeadline), disconnectAlertDeadline))
+            earliest(
+                earliest(earliest(callInProgressDeadline, popUpDeadline), disconnectAlertDeadline),
+                earliest(pendingRingDeadline, doNotDisturbDeadline)))
     }
 
     /// Runs whatever is due at `now`, earliest first (as separate timers would).
@@ -319,6 +335,10 @@ public final class WatchModel {
                 callInProgressSettled(now: now)
             } else if disconnectAlertDeadline == due {
                 disconnectAlertDue(now: now)
+            } else if pendingRingDeadline == due {
+                pendingRingDeadlinePassed()
+            } else if doNotDisturbDeadline == due {
+                doNotDisturbDeadlinePassed(now: now)
             } else {
                 popUpDeadlinePassed(now: now)
             }

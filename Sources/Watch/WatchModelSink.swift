@@ -14,6 +14,8 @@ public protocol WatchModelSink: AnyObject {
     /// hours keep the motor still: the alert then stays silent altogether
     /// (the default implementation plays and says true).
     func watchPlayAlert(_ pattern: VibrationPattern) -> Bool
+    /// Vibrate for an `alwaysAlert` app: quiet hours do not keep it still.
+    func watchPlayIgnoringQuietHours(_ pattern: VibrationPattern)
     /// Stop the motor: the ringing call was answered, declined or ended.
     func watchStopMotor()
     /// Send the notification's positive or negative action to the phone.
@@ -38,4 +40,9 @@ public enum PairingAnswer: Sendable, Equatable {
 
     /// What the pairing agent is told.
     public var accepts: Bool { self == .confirmed }
+}
+
+extension WatchModelSink {
+    /// By default an ordinary `watchPlay` (a sink without quiet hours).
+    public func watchPlayIgnoringQuietHours(_ pattern: VibrationPattern) { watchPlay(pattern) }
 }

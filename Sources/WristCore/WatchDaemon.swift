@@ -81,6 +81,8 @@ public final class WatchDaemon {
         } catch {
             throw WristCoreFailure("cannot start the event loop: \(error)")
         }
+        // SIGHUP re-reads the settings file: a broken one keeps the daemon running.
+        loop.shutdownSignalFilter = { [weak self] sig in sig != ProcessSignals.restart || self?.settingsAllowRestart() != false }
         try run(on: loop)
         if let sig = loop.receivedSignal {
             restartRequested = sig == ProcessSignals.restart
@@ -92,6 +94,9 @@ public final class WatchDaemon {
     /// restart in place (the caller re-executes the binary: the board file is
     /// read again and the devices reopened, under the same PID).
     public private(set) var restartRequested = false
+
+    /// The wearer's settings file (docs/settings.md), read at start.
+    public private(set) var userSettings = UserSettings.defaults
 
     /// Builds everything on `loop`, runs it, and tears it down (motor off on
     /// every way out, including errors).
@@ -125,6 +130,7 @@ public final class WatchDaemon {
     /// (tests then drive the loop themselves). Pair with `stop()`.
     public func start(on loop: EpollLoop) throws {
         self.loop = loop
+        userSettings = try loadUserSettings()
         let devices = try devicesFactory.make(
             BoardDevicesContext(board: board, loop: loop, logger: logger, options: options, stateDirectory: stateDirectory))
         self.devices = devices
@@ -141,6 +147,8 @@ public final class WatchDaemon {
             let watch = try makeWatch(loop: loop, motor: motor, devices: devices)
             self.watch = watch
             watch.model.disconnectAlertDelay = board.bluetooth.disconnectAlert
+            watch.model.userSettings = userSettings
+            keepDoNotDisturb(watch.model, loop: loop)
             buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
             if let path = try Self.endpointPath(options.harnessEndpoint, flag: "--harness") {
                 let server = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: harnessHooks(watch))
@@ -194,7 +202,9 @@ public final class WatchDaemon {
         }
         motorLine = line
         var haptics = HapticsConfiguration()
-        if let q = wiring.quietHours { haptics.quietHours = QuietHours(startMinute: q.start, endMinute: q.end) }
+        let boardQuietHours = wiring.quietHours.map { QuietHours(startMinute: $0.start, endMinute: $0.end) }
+        // The settings file's quietHours replace the board file's.
+        haptics.quietHours = userSettings.quietHours.resolved(board: boardQuietHours)
         // Quiet hours read the watch's clock (the phone's time, else a
         // synchronised system clock, else none: not quiet).
         let motor = MotorController(line: line, scheduler: loop, configuration: haptics, minuteOfDay: { [weak self] in
@@ -221,6 +231,8 @@ public final class WatchDaemon {
         let fonts = try ResourcePaths.screenFonts()
         let renderer = ScreenRenderer(width: framebuffer.width, height: framebuffer.height, fonts: fonts, placement: buttonPlacement)
         renderer.setWatchName(board.bluetooth.name)
+        let apps = userSettings.apps
+        if !apps.isEmpty { renderer.contentHidden = { id in apps.hidesContent(id) } }
         var settings = options.settings
         if !options.keepPowerSettings {
             settings.dimAfter = d.dimAfter

@@ -45,6 +45,8 @@ final class EffectRecorder: WatchModelSink {
     func watchRenderRequested() { renders += 1 }
     func watchPlay(_ pattern: VibrationPattern) { effects.append(.play(pattern.name)) }
     func watchStopMotor() { effects.append(.stopMotor) }
+    /// An alwaysAlert app's vibration (quiet hours do not stop it).
+    func watchPlayIgnoringQuietHours(_ pattern: VibrationPattern) { effects.append(.play("\(pattern.name), any hour")) }
     func watchPlayAlert(_ pattern: VibrationPattern) -> Bool {
         guard !quietHours else {
             alertsSuppressed += 1

@@ -48,7 +48,7 @@ import Watch
     func clock(board: BoardButtons) {
         let list = Outcome(screen: .list(selected: 0))
         check(board, start: Self.withThree, [
-            "positive press": list, "positive longPress": list,
+            "positive press": list, "positive longPress": Outcome(screen: .doNotDisturbMenu(selected: 0)),
             // Not in the table: any positive gesture opens the list.
             "positive doublePress": list,
             "select press": list, "select longPress": list,
@@ -62,12 +62,35 @@ import Watch
             let rig = ModelRig()
             rig.connect()
             return rig
-        }, [:])
+        }, ["positive longPress": Outcome(screen: .doNotDisturbMenu(selected: 0))])
     }
 
     @Test(arguments: BoardButtons.all)
     func waitingForThePhoneIgnoresEveryButton(board: BoardButtons) {
-        check(board, start: { ModelRig() }, [:])
+        check(board, start: { ModelRig() }, ["positive longPress": Outcome(screen: .doNotDisturbMenu(selected: 0))])
+    }
+
+    /// The Do Not Disturb menu, opened on the clock with "Until I turn it
+    /// off" highlighted: choose, move, cancel.
+    @Test(arguments: BoardButtons.all)
+    func doNotDisturbMenu(board: BoardButtons) {
+        let clock = Outcome(screen: .idleClock)
+        check(board, start: {
+            let rig = Self.withThree()
+            rig.press(.positive, .longPress)
+            rig.press(.positive, .longPress)
+            #expect(rig.screen == .doNotDisturbMenu(selected: 1))
+            return rig
+        }, [
+            "positive press": clock, "select press": clock,
+            "positive longPress": Outcome(screen: .doNotDisturbMenu(selected: 2)),
+            "down press": Outcome(screen: .doNotDisturbMenu(selected: 2)),
+            "down longPress": Outcome(screen: .doNotDisturbMenu(selected: 2)),
+            "positive doublePress": Outcome(screen: .doNotDisturbMenu(selected: 0)),
+            "up press": Outcome(screen: .doNotDisturbMenu(selected: 0)),
+            "up longPress": Outcome(screen: .doNotDisturbMenu(selected: 0)),
+            "negative press": clock, "negative longPress": clock, "back press": clock, "back longPress": clock,
+        ])
     }
 
     @Test(arguments: BoardButtons.all)

@@ -48,6 +48,15 @@ public enum HarnessJSON {
         return "[" + items.joined(separator: ",") + "]"
     }
 
+    /// "off", "untilTurnedOff" or "timed".
+    static func doNotDisturbName(_ d: DoNotDisturbState) -> String {
+        switch d {
+        case .off: "off"
+        case .untilTurnedOff: "untilTurnedOff"
+        case .until: "timed"
+        }
+    }
+
     static func screenName(_ s: Screen) -> String {
         switch s {
         case .idleClock: "idleClock"
@@ -57,6 +66,7 @@ public enum HarnessJSON {
         case .incomingCall: "incomingCall"
         case .pairing: "pairing"
         case .message: "message"
+        case .doNotDisturbMenu: "doNotDisturbMenu"
         }
     }
 
@@ -77,6 +87,7 @@ public enum HarnessJSON {
             ("motor", string(watch.motor?.isMotorOn == true ? "on" : "off")),
             ("bus", bus(watch)),
             ("ancs", ancs(watch.notifications.health, now: watch.now)),
+            ("doNotDisturb", string(doNotDisturbName(watch.model.doNotDisturb))),
         ]
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }

@@ -1,0 +1,61 @@
+import Haptics
+
+/// The wearer's settings (`settings.json` in the state directory, next to
+/// the bonds; docs/settings.md): vibration patterns of their own, per-app
+/// rules, quiet hours and Do Not Disturb options. Apart from the board file,
+/// which says how the hardware is wired. Absent, everything is `defaults`.
+public struct UserSettings: Equatable, Sendable {
+    /// The file's name inside the state directory.
+    public static let fileName = "settings.json"
+
+    /// The wearer's own patterns, by name.
+    public var patterns: [VibrationPattern] = []
+    /// Rules by AppIdentifier.
+    public var apps = AppRules()
+    /// Quiet hours on the watch's own time; they replace the board file's
+    /// `motor.quietHours`.
+    public var quietHours: QuietHoursOverride = .boardFile
+    public var doNotDisturb = DoNotDisturbOptions()
+    /// Where they came from ("defaults" without a file).
+    public var source = "defaults"
+
+    public init() {}
+
+    public static let defaults = UserSettings()
+
+    /// A user pattern or a built-in one named `name`.
+    public func pattern(named name: String) -> VibrationPattern? {
+        patterns.first { $0.name == name } ?? VibrationPattern.named(name)
+    }
+}
+
+/// The settings file's `quietHours`: absent keeps the board file's, "off"
+/// turns them off, "HH:MM-HH:MM" sets them.
+public enum QuietHoursOverride: Equatable, Sendable {
+    case boardFile
+    case off
+    case hours(QuietHours)
+
+    /// The quiet hours in force given the board file's.
+    public func resolved(board: QuietHours?) -> QuietHours? {
+        switch self {
+        case .boardFile: board
+        case .off: nil
+        case .hours(let q): q
+        }
+    }
+}
+
+/// The settings file's `doNotDisturb` object.
+public struct DoNotDisturbOptions: Equatable, Sendable {
+    /// What an incoming call does while Do Not Disturb is on.
+    public enum Calls: String, CaseIterable, Sendable {
+        /// Rings as always (the default: calls always ring unless muted explicitly).
+        case ring
+        /// Shows its screen without ringing.
+        case silent
+    }
+    public var calls = Calls.ring
+
+    public init() {}
+}

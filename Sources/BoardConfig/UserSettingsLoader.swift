@@ -1,0 +1,192 @@
+import HAL
+import Haptics
+
+/// Reads and validates the wearer's settings file (docs/settings.md), with
+/// the board file's parser and its error style: every problem, as
+/// `file:line: field: what is wrong; allowed: ...`, values escaped.
+public enum UserSettingsLoader {
+    /// Loads `path`; `defaults` when there is no such file. `motorCap` is
+    /// the motor's on-time cap a user pattern must fit in.
+    public static func load(path: String, motorCap: Duration, readFile: BoardLoader.ReadFile) throws(BoardError) -> UserSettings {
+        let bytes: [UInt8]?
+        do { bytes = try readFile(path) } catch {
+            throw BoardError(problems: [BoardProblem(file: path, line: 0, field: "settings", message: "cannot be read (\(error.reason); check its permissions)")])
+        }
+        guard let bytes else { return .defaults }
+        return try parse(bytes, file: path, motorCap: motorCap)
+    }
+
+    /// Parses a settings file's bytes (UTF-8 JSON with comments, a leading
+    /// byte-order mark skipped); `file` names it in problems.
+    public static func parse(_ bytes: [UInt8], file: String, motorCap: Duration) throws(BoardError) -> UserSettings {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw BoardError(problems: [BoardProblem(file: file, line: 0, field: "settings", message: "not UTF-8 text")])
+        }
+        let root: ConfigJSON
+        do {
+            root = try ConfigJSONParser.parse(text)
+        } catch {
+            throw BoardError(problems: [BoardProblem(file: file, line: error.line, field: "syntax", message: "\(error.message) (column \(error.column))")])
+        }
+        var v = UserSettingsValidator(v: BoardValidator(file: file), motorCap: motorCap)
+        var settings = v.settings(root)
+        guard v.v.problems.isEmpty else { throw BoardError(problems: v.v.problems) }
+        settings.source = file
+        return settings
+    }
+}
+
+/// Walks a parsed settings file with the board validator's helpers.
+struct UserSettingsValidator {
+    var v: BoardValidator
+    let motorCap: Duration
+
+    static let topFields = ["patterns", "apps", "quietHours", "doNotDisturb"]
+    static let appFields = ["mute", "hideContent", "vibrate", "alwaysAlert"]
+    static let reservedPatternNames = VibrationPattern.builtIns.map(\.name) + ["none"]
+    static let patternNameCapacity = 32
+
+    var capMilliseconds: Int {
+        Int(motorCap.components.seconds) * 1000 + Int(motorCap.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    mutating func settings(_ root: ConfigJSON) -> UserSettings {
+        var s = UserSettings()
+        guard let m = v.members(root, "", allowed: Self.topFields) else { return s }
+        if let (p, _) = m["patterns"] { s.patterns = patterns(p) }
+        if let (a, _) = m["apps"] { s.apps = apps(a, patterns: s.patterns) }
+        if let (q, _) = m["quietHours"] { s.quietHours = quietHours(q) }
+        if let (d, _) = m["doNotDisturb"] { s.doNotDisturb = doNotDisturb(d) }
+        return s
+    }
+
+    /// `"patterns": { "heartbeat": [80, 120, 80] }`.
+    mutating func patterns(_ value: ConfigJSON) -> [VibrationPattern] {
+        guard case .object(let list, _) = value else {
+            v.problem(value.line, "patterns", "expected an object { \"name\": [on, off, ...] }, found \(value.kindName)")
+            return []
+        }
+        var result: [VibrationPattern] = []
+        var seen: Set<String> = []
+        for member in list {
+            let name = member.key
+            let path = "patterns.\(BoardText.escaped(name))"
+            if !seen.insert(name).inserted { v.problem(member.line, path, "given twice"); continue }
+            if name.isEmpty || name.utf8.count > Self.patternNameCapacity {
+                v.problem(member.line, path, "the name is \(name.utf8.count) bytes; allowed: 1-\(Self.patternNameCapacity) bytes of UTF-8")
+                continue
+            }
+            if Self.reservedPatternNames.contains(name) {
+                v.problem(member.line, path, "\(BoardText.quoted(name)) is a built-in name; allowed: any other name (built-ins: \(Self.reservedPatternNames.joined(separator: ", ")))")
+                continue
+            }
+            guard case .array(let steps, _) = member.value else {
+                v.problem(member.value.line, path, "expected an array of milliseconds [on, off, on, ...], found \(member.value.kindName)")
+                continue
+            }
+            var ms: [Int] = []
+            var bad = false
+            for (i, step) in steps.enumerated() {
+                guard case .number(let x, _, _) = step, x.rounded() == x, abs(x) < 1e9 else {
+                    v.problem(step.line, "\(path)[\(i)]", "\(BoardValidator.show(step)) is not a whole number of milliseconds; allowed: \(Self.stepsAllowed)")
+                    bad = true
+                    continue
+                }
+                ms.append(Int(x))
+            }
+            if bad { continue }
+            do {
+                result.append(try VibrationPattern(name: name, onOffMilliseconds: ms, cap: motorCap))
+            } catch {
+                switch error {
+                case .empty:
+                    v.problem(member.value.line, path, "empty; allowed: 1-\(VibrationPattern.maxSteps) steps of \(Self.stepsAllowed)")
+                case .tooManySteps(let count):
+                    v.problem(member.value.line, path, "\(count) steps; allowed: at most \(VibrationPattern.maxSteps) (on, off, on, ...)")
+                case .stepOutOfRange(let index, let value):
+                    v.problem(steps[index].line, "\(path)[\(index)]", "\(value) ms is out of range; allowed: \(Self.stepsAllowed)")
+                case .onTimeOverCap(let on, let cap):
+                    v.problem(member.value.line, path, "\(on) ms of motor-on time is over the motor's on-time cap of \(cap) ms per minute; allowed: on-steps adding up to at most \(cap) ms")
+                }
+            }
+        }
+        return result
+    }
+
+    static var stepsAllowed: String {
+        "\(VibrationPattern.stepMilliseconds.lowerBound)-\(VibrationPattern.stepMilliseconds.upperBound) ms each"
+    }
+
+    /// `"apps": { "com.apple.MobileSMS": { "vibrate": "heartbeat", "alwaysAlert": true } }`.
+    mutating func apps(_ value: ConfigJSON, patterns: [VibrationPattern]) -> AppRules {
+        var rules = AppRules()
+        guard case .object(let list, _) = value else {
+            v.problem(value.line, "apps", "expected an object { \"AppIdentifier\": { ... } }, found \(value.kindName)")
+            return rules
+        }
+        var seen: Set<String> = []
+        let patternNames = patterns.map(\.name) + Self.reservedPatternNames
+        for member in list {
+            let id = member.key
+            let path = "apps.\(BoardText.escaped(id))"
+            if !seen.insert(id).inserted { v.problem(member.line, path, "given twice"); continue }
+            let bytes = id.utf8.count
+            if bytes == 0 || bytes > AppRules.identifierCapacity || id.utf8.contains(0) {
+                v.problem(member.line, path, "\(BoardText.quoted(id)) is not an AppIdentifier; allowed: 1-\(AppRules.identifierCapacity) bytes of UTF-8 without NUL (e.g. \"com.apple.MobileSMS\")")
+                continue
+            }
+            guard let m = v.members(member.value, path, allowed: Self.appFields) else { continue }
+            var rule = AppRule()
+            rule.mute = v.bool(m, "mute", "\(path).mute", default: false)
+            rule.hideContent = v.bool(m, "hideContent", "\(path).hideContent", default: false)
+            rule.alwaysAlert = v.bool(m, "alwaysAlert", "\(path).alwaysAlert", default: false)
+            if let (p, line) = m["vibrate"] {
+                if case .string(let name, _) = p, patternNames.contains(name) {
+                    if name == "none" { rule.vibrateNone = true } else {
+                        rule.vibrate = patterns.first { $0.name == name } ?? VibrationPattern.named(name)
+                    }
+                } else {
+                    v.problem(line, "\(path).vibrate", "\(BoardValidator.show(p)) is not a pattern; allowed: \(patternNames.joined(separator: ", "))")
+                }
+            }
+            if rule.mute && rule.alwaysAlert {
+                v.problem(m["alwaysAlert"]!.1, "\(path).alwaysAlert", "contradicts \"mute\": true; allowed: one of mute and alwaysAlert")
+                continue
+            }
+            if rule.mute, let (_, line) = m["vibrate"] {
+                v.problem(line, "\(path).vibrate", "a muted app never vibrates; allowed: vibrate without mute")
+                continue
+            }
+            if rules.count == AppRules.capacity {
+                v.problem(member.line, path, "too many apps; allowed: at most \(AppRules.capacity)")
+                continue
+            }
+            rules.add(id, rule)
+        }
+        return rules
+    }
+
+    /// `"quietHours": "22:00-07:00"` or `"off"`.
+    mutating func quietHours(_ value: ConfigJSON) -> QuietHoursOverride {
+        let allowed = "\"HH:MM-HH:MM\" on the watch's own time (e.g. \"22:00-07:00\") or \"off\""
+        guard case .string(let text, _) = value else {
+            v.problem(value.line, "quietHours", "expected a string, found \(value.kindName); allowed: \(allowed)")
+            return .boardFile
+        }
+        if text == "off" { return .off }
+        guard let (start, end) = BoardValidator.quietHours(text) else {
+            v.problem(value.line, "quietHours", "\(BoardText.quoted(text)) is not a time range; allowed: \(allowed)")
+            return .boardFile
+        }
+        return .hours(QuietHours(startMinute: start, endMinute: end))
+    }
+
+    /// `"doNotDisturb": { "calls": "ring" }`.
+    mutating func doNotDisturb(_ value: ConfigJSON) -> DoNotDisturbOptions {
+        var options = DoNotDisturbOptions()
+        guard let m = v.members(value, "doNotDisturb", allowed: ["calls"]) else { return options }
+        options.calls = v.choice(m, "calls", "doNotDisturb.calls", DoNotDisturbOptions.Calls.self, required: nil, default: .ring, what: "choice for calls") ?? .ring
+        return options
+    }
+}

@@ -1,0 +1,21 @@
+import ANCS
+
+/// The settings file's `hideContent` rule: the list, the detail and the
+/// pop-up show the app's name and "Notification" instead of the title,
+/// subtitle and message of such an app's notifications.
+extension ScreenRenderer {
+    static let hiddenTitle: StaticString = "Notification"
+
+    /// Whether `n` hides its content (its AppIdentifier has the rule).
+    func hidesContent(of n: ANCSNotification) -> Bool {
+        guard let hidesContent = contentHidden else { return false }
+        return hidesContent(n.bytes(.appIdentifier))
+    }
+
+    /// What a text field of `n` shows: its bytes, or for a hidden
+    /// notification "Notification" as the title and nothing else.
+    func shownText(_ n: ANCSNotification, _ field: NotificationTextField) -> UnsafeRawBufferPointer {
+        guard hidesContent(of: n) else { return n.bytes(field) }
+        return field == .title ? Self.hiddenTitle.rawBytes : UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+}

@@ -1,0 +1,239 @@
+import BoardConfig
+import HAL
+import Haptics
+import Testing
+
+/// The settings file (docs/settings.md): what a valid one gives, and one
+/// loader error per field, each `file:line: field: what is wrong; allowed`.
+@Suite("Settings file")
+struct UserSettingsLoaderTests {
+    static let file = "/var/lib/wristcore/settings.json"
+    static let cap = Duration.seconds(20)
+
+    func load(_ text: String) throws(BoardError) -> UserSettings {
+        try UserSettingsLoader.parse(Array(text.utf8), file: Self.file, motorCap: Self.cap)
+    }
+
+    /// The problems of `text`, one line each.
+    func problems(_ text: String) -> [String] {
+        do {
+            _ = try load(text)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    func appRule(_ s: UserSettings, _ id: String) -> AppRule? {
+        var copy = id
+        return copy.withUTF8 { s.apps.rule(for: UnsafeRawBufferPointer($0)) }
+    }
+
+    @Test func aCompleteFile() throws {
+        let s = try load("""
+            // the wearer's settings
+            {
+              "patterns": { "heartbeat": [80, 120, 80], "long": [1000] },
+              "apps": {
+                "com.apple.MobileSMS": { "vibrate": "heartbeat", "alwaysAlert": true },
+                "com.facebook.Facebook": { "mute": true },
+                "com.apple.mobilemail": { "hideContent": true, "vibrate": "none" }
+              },
+              "quietHours": "22:30-07:00",
+              "doNotDisturb": { "calls": "silent" }
+            }
+            """)
+        #expect(s.source == Self.file)
+        #expect(s.patterns.map(\.name) == ["heartbeat", "long"])
+        #expect(s.patterns[0].pulses == [
+            .init(on: .milliseconds(80), off: .milliseconds(120)), .init(on: .milliseconds(80), off: .zero),
+        ])
+        #expect(s.patterns[1].onTime == .milliseconds(1000))
+        #expect(appRule(s, "com.apple.MobileSMS") == AppRule(vibrate: s.patterns[0], alwaysAlert: true))
+        #expect(appRule(s, "com.facebook.Facebook") == AppRule(mute: true))
+        #expect(appRule(s, "com.apple.mobilemail") == AppRule(hideContent: true, vibrateNone: true))
+        #expect(appRule(s, "com.apple.MobileSM") == nil, "bytes compared whole")
+        #expect(appRule(s, "") == nil)
+        #expect(s.apps.hasMute && s.apps.hasAlwaysAlert)
+        #expect(s.quietHours == .hours(QuietHours(startMinute: 22 * 60 + 30, endMinute: 7 * 60)))
+        #expect(s.doNotDisturb.calls == .silent)
+        #expect(s.pattern(named: "double") == .double, "built-ins are there too")
+    }
+
+    @Test func anEmptyFileOrNoneIsTheDefaults() throws {
+        #expect(try load("{}") == { var d = UserSettings.defaults; d.source = Self.file; return d }())
+        let absent = try UserSettingsLoader.load(path: "/nowhere/settings.json", motorCap: Self.cap) { _ throws(HALError) in nil }
+        #expect(absent == .defaults)
+    }
+
+    @Test func quietHoursOffOverridesTheBoardFile() throws {
+        let board = QuietHours(startMinute: 60, endMinute: 120)
+        #expect(try load(#"{"quietHours": "off"}"#).quietHours.resolved(board: board) == nil)
+        #expect(try load("{}").quietHours.resolved(board: board) == board)
+    }
+
+    // MARK: - one error per field
+
+    @Test func syntax() {
+        #expect(problems("{\n  \"apps\": {,\n}") == ["\(Self.file):2: syntax: expected a field name in double quotes (column 12)"])
+    }
+
+    @Test func unknownTopField() {
+        #expect(problems("{\n \"vibration\": 1 }") == [
+            "\(Self.file):2: vibration: unknown field; allowed: patterns, apps, quietHours, doNotDisturb",
+        ])
+    }
+
+    @Test func patterns() {
+        #expect(problems(#"{"patterns": [80]}"#) == [
+            #"\#(Self.file):1: patterns: expected an object { "name": [on, off, ...] }, found an array"#,
+        ])
+        #expect(problems(#"{"patterns": {"p": "80"}}"#) == [
+            #"\#(Self.file):1: patterns.p: expected an array of milliseconds [on, off, on, ...], found the string "80""#,
+        ])
+        #expect(problems("{\"patterns\": {\n\"p\": [80,\n 5,\n 80]}}") == [
+            "\(Self.file):3: patterns.p[1]: 5 ms is out of range; allowed: 10-5000 ms each",
+        ])
+        #expect(problems(#"{"patterns": {"p": [80, 12.5]}}"#) == [
+            "\(Self.file):1: patterns.p[1]: 12.5 is not a whole number of milliseconds; allowed: 10-5000 ms each",
+        ])
+        #expect(problems(#"{"patterns": {"p": []}}"#) == ["\(Self.file):1: patterns.p: empty; allowed: 1-16 steps of 10-5000 ms each"])
+        let seventeen = Array(repeating: "100", count: 17).joined(separator: ",")
+        #expect(problems(#"{"patterns": {"p": [\#(seventeen)]}}"#) == [
+            "\(Self.file):1: patterns.p: 17 steps; allowed: at most 16 (on, off, on, ...)",
+        ])
+        let long = Array(repeating: "5000", count: 9).joined(separator: ",")
+        #expect(problems(#"{"patterns": {"buzz": [\#(long)]}}"#) == [
+            "\(Self.file):1: patterns.buzz: 25000 ms of motor-on time is over the motor's on-time cap of 20000 ms per minute; allowed: on-steps adding up to at most 20000 ms",
+        ])
+        #expect(problems(#"{"patterns": {"ring": [80]}}"#) == [
+            #"\#(Self.file):1: patterns.ring: "ring" is a built-in name; allowed: any other name (built-ins: short, double, ring, none)"#,
+        ])
+        #expect(problems(#"{"patterns": {"": [80]}}"#) == [
+            "\(Self.file):1: patterns.: the name is 0 bytes; allowed: 1-32 bytes of UTF-8",
+        ])
+        #expect(problems(#"{"patterns": {"p": [80], "p": [90]}}"#) == ["\(Self.file):1: patterns.p: given twice"])
+    }
+
+    @Test func apps() {
+        #expect(problems(#"{"apps": []}"#) == [
+            #"\#(Self.file):1: apps: expected an object { "AppIdentifier": { ... } }, found an array"#,
+        ])
+        #expect(problems(#"{"apps": {"a": true}}"#) == ["\(Self.file):1: apps.a: expected an object { ... }, found true"])
+        #expect(problems(#"{"apps": {"": {}}}"#) == [
+            #"\#(Self.file):1: apps.: "" is not an AppIdentifier; allowed: 1-128 bytes of UTF-8 without NUL (e.g. "com.apple.MobileSMS")"#,
+        ])
+        #expect(problems(#"{"apps": {"a\u0000\u001b": {}}}"#) == [
+            #"\#(Self.file):1: apps.a\u0000\u001b: "a\u0000\u001b" is not an AppIdentifier; allowed: 1-128 bytes of UTF-8 without NUL (e.g. "com.apple.MobileSMS")"#,
+        ])
+        #expect(problems("{\"apps\": {\"a\": {\n\"silence\": true}}}") == [
+            "\(Self.file):2: apps.a.silence: unknown field; allowed: mute, hideContent, vibrate, alwaysAlert",
+        ])
+        #expect(problems(#"{"apps": {"a": {}, "a": {}}}"#) == ["\(Self.file):1: apps.a: given twice"])
+        let many = (0...AppRules.capacity).map { #""app\#($0)": {}"# }.joined(separator: ",")
+        #expect(problems(#"{"apps": {\#(many)}}"#) == ["\(Self.file):1: apps.app64: too many apps; allowed: at most 64"])
+    }
+
+    @Test func appMute() {
+        #expect(problems(#"{"apps": {"a": {"mute": "yes"}}}"#) == [
+            #"\#(Self.file):1: apps.a.mute: expected true or false, found the string "yes""#,
+        ])
+        #expect(problems(#"{"apps": {"a": {"mute": true, "vibrate": "short"}}}"#) == [
+            "\(Self.file):1: apps.a.vibrate: a muted app never vibrates; allowed: vibrate without mute",
+        ])
+    }
+
+    @Test func appHideContent() {
+        #expect(problems(#"{"apps": {"a": {"hideContent": 1}}}"#) == [
+            "\(Self.file):1: apps.a.hideContent: expected true or false, found the number 1",
+        ])
+    }
+
+    @Test func appVibrate() {
+        #expect(problems(#"{"patterns": {"heartbeat": [80]}, "apps": {"a": {"vibrate": "hartbeat"}}}"#) == [
+            #"\#(Self.file):1: apps.a.vibrate: "hartbeat" is not a pattern; allowed: heartbeat, short, double, ring, none"#,
+        ])
+        #expect(problems(#"{"apps": {"a": {"vibrate": 2}}}"#) == [
+            "\(Self.file):1: apps.a.vibrate: 2 is not a pattern; allowed: short, double, ring, none",
+        ])
+    }
+
+    @Test func appAlwaysAlert() {
+        #expect(problems(#"{"apps": {"a": {"alwaysAlert": null}}}"#) == [
+            "\(Self.file):1: apps.a.alwaysAlert: expected true or false, found null",
+        ])
+        #expect(problems(#"{"apps": {"a": {"mute": true, "alwaysAlert": true}}}"#) == [
+            #"\#(Self.file):1: apps.a.alwaysAlert: contradicts "mute": true; allowed: one of mute and alwaysAlert"#,
+        ])
+    }
+
+    @Test func quietHours() {
+        #expect(problems(#"{"quietHours": "22-7"}"#) == [
+            #"\#(Self.file):1: quietHours: "22-7" is not a time range; allowed: "HH:MM-HH:MM" on the watch's own time (e.g. "22:00-07:00") or "off""#,
+        ])
+        #expect(problems(#"{"quietHours": 22}"#) == [
+            #"\#(Self.file):1: quietHours: expected a string, found the number 22; allowed: "HH:MM-HH:MM" on the watch's own time (e.g. "22:00-07:00") or "off""#,
+        ])
+    }
+
+    @Test func doNotDisturb() {
+        #expect(problems(#"{"doNotDisturb": {"calls": "vibrate"}}"#) == [
+            #"\#(Self.file):1: doNotDisturb.calls: "vibrate" is not a supported choice for calls; allowed: ring, silent"#,
+        ])
+        #expect(problems(#"{"doNotDisturb": {"alarms": true}}"#) == [
+            "\(Self.file):1: doNotDisturb.alarms: unknown field; allowed: calls",
+        ])
+        #expect(problems(#"{"doNotDisturb": "on"}"#) == [
+            #"\#(Self.file):1: doNotDisturb: expected an object { ... }, found the string "on""#,
+        ])
+    }
+
+    @Test func everyProblemIsListed() {
+        let lines = problems("""
+            {
+              "patterns": { "p": [1] },
+              "apps": { "a": { "vibrate": "nope" } },
+              "quietHours": "soon"
+            }
+            """)
+        #expect(lines.count == 3)
+        #expect(lines.map { $0.split(separator: ":")[1] } == ["2", "3", "4"])
+    }
+
+    @Test func notUTF8() {
+        do {
+            _ = try UserSettingsLoader.parse([0x7B, 0xFF, 0x7D], file: Self.file, motorCap: Self.cap)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description == "\(Self.file):0: settings: not UTF-8 text")
+        }
+    }
+}
+
+/// User patterns in Haptics: bounded on/off lists.
+@Suite("Vibration patterns from on/off milliseconds")
+struct VibrationPatternOnOffTests {
+    @Test func anOddListEndsOnAPulse() throws {
+        let p = try VibrationPattern(name: "x", onOffMilliseconds: [100, 50, 200], cap: .seconds(20))
+        #expect(p.pulses == [.init(on: .milliseconds(100), off: .milliseconds(50)), .init(on: .milliseconds(200), off: .zero)])
+        #expect(!p.repeats)
+        #expect(p.onTime == .milliseconds(300))
+    }
+
+    @Test func theBounds() {
+        #expect(throws: VibrationPattern.OnOffError.empty) { try VibrationPattern(name: "x", onOffMilliseconds: [], cap: .seconds(20)) }
+        #expect(throws: VibrationPattern.OnOffError.stepOutOfRange(index: 0, milliseconds: 9)) {
+            try VibrationPattern(name: "x", onOffMilliseconds: [9], cap: .seconds(20))
+        }
+        #expect(throws: VibrationPattern.OnOffError.stepOutOfRange(index: 1, milliseconds: 5001)) {
+            try VibrationPattern(name: "x", onOffMilliseconds: [10, 5001], cap: .seconds(20))
+        }
+        #expect(throws: VibrationPattern.OnOffError.tooManySteps(count: 17)) {
+            try VibrationPattern(name: "x", onOffMilliseconds: Array(repeating: 10, count: 17), cap: .seconds(20))
+        }
+        #expect(throws: VibrationPattern.OnOffError.onTimeOverCap(onMilliseconds: 1500, capMilliseconds: 1000)) {
+            try VibrationPattern(name: "x", onOffMilliseconds: [1000, 5000, 500], cap: .seconds(1))
+        }
+        #expect((try? VibrationPattern(name: "x", onOffMilliseconds: [1000, 5000], cap: .seconds(1))) != nil, "off time is not on-time")
+    }
+}
