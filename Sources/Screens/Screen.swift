@@ -23,6 +23,10 @@ public enum Screen: Sendable, Equatable {
     /// A short notice ("Pair again: forget the watch in the phone's
     /// Bluetooth settings"), wrapped and centred under the status bar.
     case message(String)
+    /// What the phone's media player plays (AMS): player, title, artist, a
+    /// progress bar and the play state; "Nothing playing" without a player.
+    /// Drawn from the `NowPlayingContent` handed to `render`.
+    case nowPlaying
 }
 
 /// The Bluetooth state the status bar shows.

@@ -93,8 +93,10 @@ public final class ScreenRenderer {
     /// `callNotice` is shown on the call screen (the phone refused an answer).
     /// Beside a connected link the Bluetooth glyph carries the health mark
     /// of `notifications` (`ANCSHealth`: '?' unknown, '!' failing).
+    /// `nowPlaying` is what the Now Playing screen shows (nil: nothing playing).
     public func render(_ screen: Screen, status: StatusInfo, notifications: NotificationConsumer,
-                       into fb: Framebuffer, shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil) {
+                       into fb: Framebuffer, shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil,
+                       nowPlaying: NowPlayingContent? = nil) {
         precondition(fb.width == width && fb.height == height,
                      "ScreenRenderer is \(width)x\(height), the framebuffer \(fb.width)x\(fb.height)")
         fb.resetClip()
@@ -127,6 +129,8 @@ public final class ScreenRenderer {
         case .message(let text):
             var copy = text  // a native String: no copy is made
             copy.withUTF8 { drawNotice(UnsafeRawBufferPointer($0), status: status, into: fb) }
+        case .nowPlaying:
+            drawNowPlaying(nowPlaying, status: status, into: fb)
         }
     }
 
