@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "GATT", dependencies: ["ATTCodec", "Loop", "HAL"]),
         .target(name: "ANCS", dependencies: ["HAL"]),
         .target(name: "AMS", dependencies: ["HAL"]),
-        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Loop", "HAL"]),
+        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "AMS", "Loop", "HAL"]),
         .target(
             name: "Peripheral",
             dependencies: ["Loop", "HAL", .product(name: "Logging", package: "swift-log")]),

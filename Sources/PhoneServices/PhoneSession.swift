@@ -1,3 +1,4 @@
+import AMS
 import ANCS
 import ATTCodec
 import GATT
@@ -49,6 +50,8 @@ public final class PhoneSession: ANCSConsumerSink {
         case ancsResubscribed
         /// Rewriting them failed: the link is being dropped.
         case ancsResubscribeFailed(GATTError)
+        /// Apple Media Service: available, gone, what changed, a refused Remote Command.
+        case media(MediaEvent)
     }
 
     /// How long rewriting the subscriptions may take before the link is dropped.

@@ -246,6 +246,8 @@ public final class WatchController: WatchModelSink {
         case .closed(let reason):
             logger.info("phone link closed: \(reason)")
             phoneDisconnected()
+        case .media:
+            break
         }
     }
 
