@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "Display", dependencies: ["HAL", "Graphics"]),
         .target(name: "Input", dependencies: ["HAL", "Loop"]),
         .target(name: "Haptics", dependencies: ["HAL", "Loop"]),
-        .target(name: "Screens", dependencies: ["HAL", "Graphics", "ANCS"]),
+        .target(name: "Screens", dependencies: ["HAL", "Graphics", "ANCS", "AMS"]),
 
         // MARK: GATT, services and profiles
         .target(name: "ATTCodec"),
@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "Watch",
             dependencies: [
-                "BoardConfig", "PhoneServices", "ANCS", "Screens", "Graphics", "Display", "Input", "Haptics", "Loop", "HAL",
+                "BoardConfig", "PhoneServices", "ANCS", "AMS", "Screens", "Graphics", "Display", "Input", "Haptics", "Loop", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "HAL"]),
@@ -142,7 +142,7 @@ let package = Package(
             dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "AMS", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "WristCore"]),
@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "WatchTests",
             dependencies: [
-                "Watch", "BoardConfig", "ANCS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
+                "Watch", "BoardConfig", "ANCS", "AMS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
                 "PhoneServices",  // PhoneClock / CurrentTime: the phone's time handed to the controller
                 "LinuxHAL",  // FileBytes, to read the shipped fonts; the code under test never touches a descriptor
                 .product(name: "Logging", package: "swift-log"),

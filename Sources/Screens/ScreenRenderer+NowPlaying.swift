@@ -66,12 +66,13 @@ extension ScreenRenderer {
         icon(fb, glyph, x: 0, y: baseline - 7)
         let elapsed = media.elapsedMilliseconds(at: now)
         let x = glyph.width + Self.progressGap
-        appendMinutesSeconds(elapsed, to: scratch.clear())
         guard let duration = media.durationMilliseconds, duration > 0 else {
+            appendMinutesSeconds(elapsed, to: scratch.clear())
             line(fb, scratch.bytes, fonts.small, x: x, baseline: baseline, maxWidth: width - x)
             return
         }
-        let slot = timeSlotWidth(duration)
+        let slot = timeSlotWidth(duration)  // (uses the scratch buffer)
+        appendMinutesSeconds(elapsed, to: scratch.clear())
         line(fb, scratch.bytes, fonts.small, x: x, baseline: baseline, maxWidth: slot)
         appendMinutesSeconds(duration, to: scratch.clear())
         line(fb, scratch.bytes, fonts.small, x: width - slot, baseline: baseline, maxWidth: slot, alignment: .trailing)

@@ -1,3 +1,4 @@
+import AMS
 import ANCS
 import BoardConfig
 import HAL
@@ -95,6 +96,12 @@ public final class WatchModel {
     /// `start` ran: the minute tick and the burn-in shift are on.
     public internal(set) var isStarted = false
 
+    // Media (WatchModel+Media).
+    /// The phone's media player as AMS last reported it (empty without AMS).
+    public internal(set) var media = MediaState()
+    /// Shown on Now Playing after a Remote Command failed.
+    public internal(set) var mediaNotice: MediaNotice?
+
     private let noPhone = NotificationConsumer()
 
     /// - Parameters:
@@ -155,6 +162,8 @@ public final class WatchModel {
     public func phoneDisconnected(now: MonotonicInstant) {
         guard isPhoneConnected else { return }
         isPhoneConnected = false
+        media.reset()  // the phone's player went with it (Now Playing says "Nothing playing")
+        mediaNotice = nil
         startDisconnectAlert(now: now)
         endCall(now: now)
         notificationsCleared()
@@ -236,7 +245,7 @@ public final class WatchModel {
                 listSelection = 0
                 screen = isPhoneConnected ? .idleClock : .waitingForPhone
             }
-        case .idleClock, .waitingForPhone, .pairing, .message:
+        case .idleClock, .waitingForPhone, .pairing, .message, .nowPlaying:
             break
         }
         requestRender()

@@ -57,6 +57,7 @@ public enum HarnessJSON {
         case .incomingCall: "incomingCall"
         case .pairing: "pairing"
         case .message: "message"
+        case .nowPlaying: "nowPlaying"
         }
     }
 
