@@ -49,7 +49,10 @@ public final class AMSClient {
 
     /// Remote Command and Entity Update are subscribed: register.
     public func sessionStarted(now: MonotonicInstant) {
+        // The supported commands may already have come (Remote Command is subscribed first).
+        let commands = state.supportedCommands
         resetSession()
+        state.supportedCommands = commands
         phase = .registeringPlayer
         writeRegistration(entity: .player)
     }
@@ -132,8 +135,9 @@ public final class AMSClient {
     }
 
     /// A Remote Command notification: the commands the player supports now.
+    /// Accepted before `sessionStarted` too: the phone sends it as soon as
+    /// Remote Command is subscribed.
     public func remoteCommandReceived(_ bytes: UnsafeRawBufferPointer, now: MonotonicInstant) {
-        guard phase != .idle else { return }
         let set = RemoteCommand.supportedCommands(parsing: bytes)
         guard set != state.supportedCommands else { return }
         state.supportedCommands = set
