@@ -139,7 +139,7 @@ let package = Package(
             dependencies: ["GATT", "ATTCodec", "PhoneServices", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(
             name: "PhoneServicesTests",
-            dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
+            dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "AMS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "AMS", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "SimBoardTests",
             dependencies: [
-                "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Display", "Graphics",
+                "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "AMS", "Display", "Graphics",
                 "Input", "Loop", "HAL",
                 // The simulated iPhone's tests run it over a real socket pair and loop.
                 "LinuxLoop", "LinuxHAL",
