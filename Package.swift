@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(
             name: "WristCoreTests",
             dependencies: [
-                "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ANCS", "Screens",
+                "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ANCS", "AMS", "Screens",
                 "Graphics", "Haptics", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ],
