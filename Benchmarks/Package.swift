@@ -37,7 +37,7 @@ let package = Package(
         benchmarkTarget(
             "WatchBenchmarks",
             measuring: [
-                "WristCore", "Watch", "BoardConfig", "SimBoard", "PhoneServices", "GATT", "ANCS", "Screens", "Graphics", "Display",
+                "WristCore", "Watch", "BoardConfig", "SimBoard", "PhoneServices", "GATT", "ANCS", "AMS", "ATTCodec", "Screens", "Graphics", "Display",
                 "Loop", "LinuxLoop", "LinuxHAL", "HAL",
             ],
             also: [.product(name: "Logging", package: "swift-log")]),
