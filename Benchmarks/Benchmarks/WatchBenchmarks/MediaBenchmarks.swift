@@ -32,6 +32,7 @@ final class MediaPhone {
     private(set) var remoteCommands = 0
     private(set) var lastCommand: UInt8 = 0xFF
     private(set) var otherPDUs = 0
+    private(set) var probes = 0
 
     init(channel: SeqPacketChannel, entityUpdate: UInt16, remoteCommand: UInt16) {
         self.channel = channel
@@ -58,10 +59,36 @@ final class MediaPhone {
         precondition(result == .sent, "the watch's socket did not take a PDU")
     }
 
+    /// Handle Value Notification on Remote Command: the commands the player
+    /// supports (play ... volume down), as the phone sends after a player change.
+    func sendSupportedCommands() {
+        tx[0] = 0x1B
+        tx[1] = UInt8(truncatingIfNeeded: remoteCommand)
+        tx[2] = UInt8(truncatingIfNeeded: remoteCommand >> 8)
+        for id in 0..<7 { tx[3 + id] = UInt8(id) }
+        let result = try? channel.send(UnsafeRawBufferPointer(rebasing: tx[..<10]))
+        precondition(result == .sent, "the watch's socket did not take a PDU")
+    }
+
     /// Reads one PDU from the watch and answers it. False when nothing was waiting.
     func serviceOne() -> Bool {
         guard case .packet(let n)? = try? channel.receive(into: rx) else { return false }
-        guard n == 4, rx[0] == 0x12, UInt16(rx[1]) | UInt16(rx[2]) << 8 == remoteCommand else {
+        let handle = n >= 3 ? UInt16(rx[1]) | UInt16(rx[2]) << 8 : 0
+        if rx[0] == 0x12 && handle != remoteCommand {
+            // The watch's ANCS liveness probe (Get Notification Attributes
+            // for UID 0xFFFFFFFF, every few simulated minutes of presses):
+            // answered as an iPhone does, 0xA2 invalid parameter.
+            probes += 1
+            tx[0] = 0x01  // Error Response
+            tx[1] = 0x12
+            tx[2] = rx[1]
+            tx[3] = rx[2]
+            tx[4] = 0xA2
+            let result = try? channel.send(UnsafeRawBufferPointer(rebasing: tx[..<5]))
+            precondition(result == .sent)
+            return true
+        }
+        guard n == 4, rx[0] == 0x12 else {
             otherPDUs += 1
             return true
         }
@@ -88,9 +115,12 @@ final class MediaRig {
             channel: rig.phone.channel,
             entityUpdate: service.characteristic(.amsEntityUpdate)!.valueHandle,
             remoteCommand: service.characteristic(.amsRemoteCommand)!.valueHandle)
-        precondition(rig.watch.model.media.hasPlayer, "the watch did not learn the simulated iPhone's player")
+        check(rig.watch.model.media.hasPlayer, "the watch did not learn the simulated iPhone's player")
+        phone.sendSupportedCommands()
+        settle()
+        check(rig.watch.model.media.supportedCommands.contains(.volumeUp), "the watch did not learn the supported commands")
         press(.negative)
-        precondition(rig.watch.screen == .nowPlaying)
+        check(rig.watch.screen == .nowPlaying, "Now Playing did not open")
     }
 
     func settle() {
@@ -152,8 +182,8 @@ func mediaBenchmarks(_ config: Benchmark.Configuration) {
         let n = max(1, benchmark.scaledIterations.count)
         benchmark.measurement(busBytes, (r.rig.watch.driver.totals.busBytes - bus) / n)
         let title = r.phone.titles[(r.k - 1) & 1]
-        precondition(r.rig.watch.model.media.title.withUTF8 { $0.elementsEqual(title) }, "the last track must be on the watch")
-        precondition(r.rig.watch.screen == .nowPlaying && r.phone.otherPDUs == 0)
+        check(r.rig.watch.model.media.title.withUTF8 { $0.elementsEqual(title) }, "the last track must be on the watch")
+        check(r.rig.watch.screen == .nowPlaying && r.phone.otherPDUs == 0, "Now Playing, and nothing else from the watch")
     }
 
     Benchmark("Watch: button on Now Playing → Remote Command → Write Response", configuration: config) { benchmark in
@@ -163,7 +193,14 @@ func mediaBenchmarks(_ config: Benchmark.Configuration) {
         for _ in benchmark.scaledIterations { r.press(.up) }
         benchmark.stopMeasurement()
         let n = benchmark.scaledIterations.count
-        precondition(r.phone.remoteCommands - before == n && r.phone.lastCommand == 5, "every press must reach the phone as Volume Up")
-        precondition(r.rig.watch.model.mediaNotice == nil && r.phone.otherPDUs == 0)
+        check(r.phone.remoteCommands - before == n, "every press must reach the phone (\(r.phone.remoteCommands - before) of \(n)); \(r.rig.watch.screen) \(r.rig.watch.displayState) notice \(String(describing: r.rig.watch.model.mediaNotice)) in flight \(r.rig.watch.session!.mediaSession.client.remoteCommandsInFlight)")
+        check(r.phone.lastCommand == 5, "as Volume Up, not \(r.phone.lastCommand)")
+        check(r.rig.watch.model.mediaNotice == nil, "refused: \(String(describing: r.rig.watch.model.mediaNotice))")
+        check(r.phone.otherPDUs == 0, "\(r.phone.otherPDUs) unexpected PDUs")
     }
+}
+
+/// A precondition whose message survives a release build.
+func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError(message()) }
 }
