@@ -57,10 +57,10 @@ fuzz: deps
 # The README's screenshots: frames of the default demo scenario, rendered by
 # the display emulator from the driver's own I2C bytes (the same frames the
 # demo's golden tests check).
-SHOTS := 15:demo-important 50:demo-chinese 110:demo-incoming-call 199:demo-list
+SHOTS := 15:demo-important 50:demo-chinese 110:demo-incoming-call 199:demo-list 239:demo-now-playing
 screenshots: deps
 	rm -rf .build/screenshot-frames
-	$(SWIFT) run wristcore demo --frames 200 --png .build/screenshot-frames --log-level warning
+	$(SWIFT) run wristcore demo --frames 300 --png .build/screenshot-frames --log-level warning
 	@mkdir -p docs/screenshots
 	@for s in $(SHOTS); do n=$${s%%:*}; name=$${s#*:}; \
 		cp .build/screenshot-frames/frame-$$(printf %04d $$n).png docs/screenshots/$$name.png; \

@@ -74,14 +74,14 @@ let package = Package(
         .target(name: "Display", dependencies: ["HAL", "Graphics"]),
         .target(name: "Input", dependencies: ["HAL", "Loop"]),
         .target(name: "Haptics", dependencies: ["HAL", "Loop"]),
-        .target(name: "Screens", dependencies: ["HAL", "Graphics", "ANCS"]),
+        .target(name: "Screens", dependencies: ["HAL", "Graphics", "ANCS", "AMS"]),
 
         // MARK: GATT, services and profiles
         .target(name: "ATTCodec"),
         .target(name: "GATT", dependencies: ["ATTCodec", "Loop", "HAL"]),
         .target(name: "ANCS", dependencies: ["HAL"]),
         .target(name: "AMS", dependencies: ["HAL"]),
-        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Loop", "HAL"]),
+        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "AMS", "Loop", "HAL"]),
         .target(
             name: "Peripheral",
             dependencies: ["Loop", "HAL", .product(name: "Logging", package: "swift-log")]),
@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "Watch",
             dependencies: [
-                "BoardConfig", "PhoneServices", "ANCS", "Screens", "Graphics", "Display", "Input", "Haptics", "Loop", "HAL",
+                "BoardConfig", "PhoneServices", "ANCS", "AMS", "Screens", "Graphics", "Display", "Input", "Haptics", "Loop", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "HAL"]),
@@ -140,10 +140,10 @@ let package = Package(
             dependencies: ["GATT", "ATTCodec", "PhoneServices", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(
             name: "PhoneServicesTests",
-            dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
+            dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "AMS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "AMS", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "WristCore"]),
@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "SimBoardTests",
             dependencies: [
-                "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Display", "Graphics",
+                "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "AMS", "Display", "Graphics",
                 "Input", "Loop", "HAL",
                 "AMS",
                 // The simulated iPhone's tests run it over a real socket pair and loop.
@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "WatchTests",
             dependencies: [
-                "Watch", "BoardConfig", "ANCS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
+                "Watch", "BoardConfig", "ANCS", "AMS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
                 "PhoneServices",  // PhoneClock / CurrentTime: the phone's time handed to the controller
                 "LinuxHAL",  // FileBytes, to read the shipped fonts; the code under test never touches a descriptor
                 .product(name: "Logging", package: "swift-log"),
@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(
             name: "WristCoreTests",
             dependencies: [
-                "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ANCS", "Screens",
+                "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ANCS", "AMS", "Screens",
                 "Graphics", "Haptics", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ],

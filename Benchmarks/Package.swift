@@ -30,6 +30,9 @@ let package = Package(
         // The run loop: Loop's interfaces and timer heap, LinuxLoop's EpollLoop.
         benchmarkTarget("LoopBenchmarks", measuring: ["Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         benchmarkTarget("ANCSBenchmarks", measuring: ["ANCS", "HAL"]),
+        // AMS through the real PhoneSession over a socket pair, and the AMSClient alone.
+        benchmarkTarget(
+            "AMSBenchmarks", measuring: ["AMS", "PhoneServices", "GATT", "ATTCodec", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         // The ATT bearer and GATT client (GATT) on the PDU codec (ATTCodec), wired as PhoneServices wires them.
         benchmarkTarget("ATTBenchmarks", measuring: ["ATTCodec", "GATT", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         // SimBoard: the emulated SSD1306 on the bus; LinuxHAL: the font files' bytes.
@@ -37,7 +40,7 @@ let package = Package(
         benchmarkTarget(
             "WatchBenchmarks",
             measuring: [
-                "WristCore", "Watch", "BoardConfig", "SimBoard", "PhoneServices", "GATT", "ANCS", "Screens", "Graphics", "Display",
+                "WristCore", "Watch", "BoardConfig", "SimBoard", "PhoneServices", "GATT", "ANCS", "AMS", "ATTCodec", "Screens", "Graphics", "Display",
                 "Loop", "LinuxLoop", "LinuxHAL", "HAL",
             ],
             also: [.product(name: "Logging", package: "swift-log")]),

@@ -1,3 +1,4 @@
+import AMS
 import ANCS
 import ATTCodec
 import GATT
@@ -6,8 +7,8 @@ import Loop
 
 /// Everything the watch runs over one Bluetooth link to the phone:
 /// the ATT bearer, the watch's GATT server (GAP, GATT, pairing trigger), the
-/// GATT client watching ANCS and Current Time, the ANCS Notification Consumer
-/// and the Current Time client.
+/// GATT client watching ANCS, Current Time and AMS, the ANCS Notification
+/// Consumer, the Current Time client and the media session (AMS).
 ///
 /// It wires the pure ANCS state machine to GATT: Notification Source and
 /// Data Source notifications go into the consumer by value handle, its
@@ -49,6 +50,8 @@ public final class PhoneSession: ANCSConsumerSink {
         case ancsResubscribed
         /// Rewriting them failed: the link is being dropped.
         case ancsResubscribeFailed(GATTError)
+        /// Apple Media Service: available, gone, what changed, a refused Remote Command.
+        case media(MediaEvent)
     }
 
     /// How long rewriting the subscriptions may take before the link is dropped.
@@ -103,6 +106,8 @@ public final class PhoneSession: ANCSConsumerSink {
     public let client: GATTClient
     public let consumer: NotificationConsumer
     public let currentTime: CurrentTimeClient
+    /// The Apple Media Service client (optional: a phone without AMS works as before).
+    public let mediaSession: MediaSession
     /// Called for every event (set once; passing a stored closure keeps it allocation-free).
     public var eventHandler: ((Event) -> Void)?
     /// The phone's ANCS, once subscribed.
@@ -137,9 +142,10 @@ public final class PhoneSession: ANCSConsumerSink {
         bearer = ATTBearer(channel: channel, loop: loop, security: security, configuration: bearerConfiguration)
         server = WatchGATTDatabase.makeServer(deviceName: deviceName, security: security).0
         server.attach(to: bearer)
-        client = GATTClient(bearer: bearer, watching: [.ancsService, .currentTimeService])
+        client = GATTClient(bearer: bearer, watching: [.ancsService, .currentTimeService, .amsService])
         consumer = NotificationConsumer(configuration: consumerConfiguration)
         currentTime = CurrentTimeClient(client: client, clock: loop)
+        mediaSession = MediaSession(gatt: client, loop: loop)
         consumer.sink = self
         ancsTimer = loop.makeTimer { [unowned self] in
             self.consumer.handleDeadline(now: self.loop.now)
@@ -160,6 +166,7 @@ public final class PhoneSession: ANCSConsumerSink {
         resubscribeWork = { [unowned self] in self.resubscribeIfPending() }
         currentTime.timeHandler = { [unowned self] clock in self.eventHandler?(.phoneTime(clock)) }
         client.eventHandler = { [unowned self] event in self.clientEvent(event) }
+        mediaSession.eventHandler = { [unowned self] event in self.eventHandler?(.media(event)) }
     }
 
     deinit {
@@ -208,6 +215,8 @@ public final class PhoneSession: ANCSConsumerSink {
             subscribeANCS(s)
         case .serviceAdded(let s) where s.uuid == .currentTimeService:
             currentTime.serviceAdded(s)
+        case .serviceAdded(let s) where s.uuid == .amsService:
+            mediaSession.serviceAdded(s)
         case .serviceAdded:
             break
         case .serviceRemoved(let s) where s.uuid == .ancsService:
@@ -223,6 +232,8 @@ public final class PhoneSession: ANCSConsumerSink {
             eventHandler?(.ancsUnavailable)
         case .serviceRemoved(let s) where s.uuid == .currentTimeService:
             currentTime.serviceRemoved()
+        case .serviceRemoved(let s) where s.uuid == .amsService:
+            mediaSession.end()
         case .serviceRemoved:
             break
         case .ready:
@@ -240,6 +251,7 @@ public final class PhoneSession: ANCSConsumerSink {
             pendingResubscribe = nil
             consumer.sessionEnded(.disconnected, now: loop.now)
             loop.disarm(ancsTimer)
+            mediaSession.end()
             eventHandler?(.closed(reason))
         }
     }

@@ -26,6 +26,10 @@ public enum Screen: Sendable, Equatable {
     /// The Do Not Disturb menu ("For 1 hour", "Until I turn it off",
     /// "Off"); `selected` indexes `DoNotDisturbMenu.entries`.
     case doNotDisturbMenu(selected: Int)
+    /// What the phone's media player plays (AMS): player, title, artist, a
+    /// progress bar and the play state; "Nothing playing" without a player.
+    /// Drawn from the `NowPlayingContent` handed to `render`.
+    case nowPlaying
 }
 
 /// The Bluetooth state the status bar shows.

@@ -97,9 +97,11 @@ public final class ScreenRenderer {
     /// `actionNotice` on the detail screen of its notification.
     /// Beside a connected link the Bluetooth glyph carries the health mark
     /// of `notifications` (`ANCSHealth`: '?' unknown, '!' failing).
+    /// `nowPlaying` is what the Now Playing screen shows (nil: nothing playing).
     public func render(_ screen: Screen, status: StatusInfo, notifications: NotificationConsumer,
                        into fb: Framebuffer, shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil,
-                       actionNotice: ActionNotice? = nil) {
+                       actionNotice: ActionNotice? = nil,
+                       nowPlaying: NowPlayingContent? = nil) {
         precondition(fb.width == width && fb.height == height,
                      "ScreenRenderer is \(width)x\(height), the framebuffer \(fb.width)x\(fb.height)")
         fb.resetClip()
@@ -135,6 +137,8 @@ public final class ScreenRenderer {
             copy.withUTF8 { drawNotice(UnsafeRawBufferPointer($0), status: status, into: fb) }
         case .doNotDisturbMenu(let selected):
             drawDoNotDisturbMenu(selected: selected, status: status, into: fb)
+        case .nowPlaying:
+            drawNowPlaying(nowPlaying, status: status, into: fb)
         }
     }
 

@@ -1,3 +1,4 @@
+import AMS
 import ANCS
 import BoardConfig
 import Display
@@ -98,6 +99,11 @@ public final class WatchController: WatchModelSink {
     /// stream). Set once at start-up; called on the loop's thread.
     public var ancsEventObserver: ((ANCSEvent) -> Void)?
     private var displayFailing = false
+    /// Redraws Now Playing when its progress next changes on the panel
+    /// (armed only while it is on screen and the panel is lit).
+    private var progressTimer: TimerID!
+    /// Where `progressTimer` is armed (nil: disarmed).
+    private var progressTimerDeadline: MonotonicInstant?
 
     public init(
         loop: any EventLoop, logger: Logger, settings: WatchSettings, renderer: ScreenRenderer, framebuffer: Framebuffer,
@@ -122,10 +128,15 @@ public final class WatchController: WatchModelSink {
             self.rearm()
         }
         phoneEventHandler = { [unowned self] event in self.phoneEvent(event) }
+        progressTimer = loop.makeTimer { [unowned self] in
+            self.progressTimerDeadline = nil
+            self.requestRender()
+        }
         rearm()
     }
 
     deinit {
+        loop.destroyTimer(progressTimer)
         loop.destroyTimer(minuteTimer)
         loop.destroyTimer(modelTimer)
         if let wallMinuteTimer { loop.destroyWallClockTimer(wallMinuteTimer) }
@@ -252,7 +263,26 @@ public final class WatchController: WatchModelSink {
         case .closed(let reason):
             logger.info("phone link closed: \(reason)")
             phoneDisconnected()
+        case .media(let e):
+            mediaChanged(e, state: session?.media ?? MediaState())
         }
+    }
+
+    /// An event from the phone's AMS client, with the session's media state
+    /// after it (the model keeps a copy; Now Playing redraws if shown).
+    public func mediaChanged(_ event: MediaEvent, state: MediaState) {
+        switch event {
+        case .available:
+            logger.info("AMS subscribed: music control available")
+        case .unavailable:
+            logger.info("AMS gone: no music control")
+        case .commandFailed(let id, let code):
+            logger.warning("the phone refused the \(id) command: \(code.map { "\($0)" } ?? "not sent")")
+        case .changed:
+            break
+        }
+        model.mediaEvent(event, state: state, now: loop.now)
+        rearm()
     }
 
     private func log(_ event: ANCSEvent) {
@@ -360,6 +390,14 @@ public final class WatchController: WatchModelSink {
         reply?(answer.accepts)
     }
 
+    public func watchSendRemoteCommand(_ id: RemoteCommandID) -> Bool {
+        guard let session, session.sendRemoteCommand(id) else {
+            logger.debug("cannot send the \(id) command to the phone")
+            return false
+        }
+        return true
+    }
+
     public func watchApplyDisplayPower(_ state: DisplayPowerState) {
         do {
             switch state {
@@ -375,6 +413,7 @@ public final class WatchController: WatchModelSink {
                 try driver.setContrast(settings.dimContrast)
             case .off:
                 lightAfterRender = false
+                armProgressRedraw()
                 try driver.setDisplayOn(false)
             }
         } catch {
@@ -396,12 +435,15 @@ public final class WatchController: WatchModelSink {
     /// Dark, it draws nothing: waking draws the state of that moment.
     public func render() {
         renderPending = false
+        armProgressRedraw()
         guard model.displayPower != .off else { return }
         let status = StatusInfo(
             time: wallClock.time(at: loop.now), link: model.link, unread: model.unread, doNotDisturb: model.isDoNotDisturbOn)
+        var nowPlaying: NowPlayingContent?
+        if case .nowPlaying = model.screen { nowPlaying = model.nowPlayingContent(now: loop.now) }
         renderer.render(
             model.screen, status: status, notifications: model.notifications, into: framebuffer,
-            callNotice: model.callNotice, actionNotice: model.actionNotice)
+            callNotice: model.callNotice, actionNotice: model.actionNotice, nowPlaying: nowPlaying)
         // The controller moves the picture against burn-in (a vertical step
         // is one command; a horizontal one goes with the next screen change).
         driver.setShift(PanelShift(x: model.pixelShift.x, y: model.pixelShift.y))
@@ -417,6 +459,24 @@ public final class WatchController: WatchModelSink {
         guard lightAfterRender else { return }
         lightAfterRender = false
         do { try driver.setDisplayOn(true) } catch { displayFailed(error) }
+    }
+
+    /// Keeps the progress timer at the next instant Now Playing's elapsed
+    /// text or bar changes on the panel, while it is on screen and lit;
+    /// otherwise disarmed (dark, it is drawn from the state on waking).
+    private func armProgressRedraw() {
+        var next: MonotonicInstant?
+        if case .nowPlaying = model.screen, model.displayPower != .off {
+            let bar = renderer.nowPlayingBarWidth(durationMilliseconds: model.media.durationMilliseconds)
+            next = MediaProgress.nextChange(model.media, after: loop.now, barWidth: bar)
+        }
+        guard next != progressTimerDeadline else { return }
+        progressTimerDeadline = next
+        if let next {
+            loop.arm(progressTimer, at: next)
+        } else {
+            loop.disarm(progressTimer)
+        }
     }
 
     private func displayFailed(_ error: HALError) {

@@ -21,6 +21,10 @@ extension WatchModel {
         case .incomingCall(let uid):
             if gesture == .press && role == .positive { act(.positive, on: uid, now: now) }
             if gesture == .press && role == .negative { act(.negative, on: uid, now: now) }
+        case .idleClock where opensNowPlaying(role, gesture), .waitingForPhone where opensNowPlaying(role, gesture):
+            openNowPlaying()
+        case .nowPlaying:
+            nowPlayingButton(role, gesture)
         case .idleClock, .waitingForPhone, .message:
             if role == .positive && gesture == .longPress, screen == .idleClock || screen == .waitingForPhone {
                 openDoNotDisturbMenu()

@@ -1,3 +1,4 @@
+import AMS
 import ANCS
 import BoardConfig
 import HAL
@@ -118,6 +119,12 @@ public final class WatchModel {
     /// `start` ran: the minute tick and the burn-in shift are on.
     public internal(set) var isStarted = false
 
+    // Media (WatchModel+Media).
+    /// The phone's media player as AMS last reported it (empty without AMS).
+    public internal(set) var media = MediaState()
+    /// Shown on Now Playing after a Remote Command failed.
+    public internal(set) var mediaNotice: MediaNotice?
+
     private let noPhone = NotificationConsumer()
 
     /// - Parameters:
@@ -178,6 +185,8 @@ public final class WatchModel {
     public func phoneDisconnected(now: MonotonicInstant) {
         guard isPhoneConnected else { return }
         isPhoneConnected = false
+        media.reset()  // the phone's player went with it (Now Playing says "Nothing playing")
+        mediaNotice = nil
         startDisconnectAlert(now: now)
         endCall(now: now)
         notificationsCleared()
@@ -263,7 +272,7 @@ public final class WatchModel {
                 listSelection = 0
                 screen = isPhoneConnected ? .idleClock : .waitingForPhone
             }
-        case .idleClock, .waitingForPhone, .pairing, .message, .doNotDisturbMenu:
+        case .idleClock, .waitingForPhone, .pairing, .message, .doNotDisturbMenu, .nowPlaying:
             break
         }
         requestRender()

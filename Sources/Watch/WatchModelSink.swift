@@ -1,3 +1,4 @@
+import AMS
 import ANCS
 import Haptics
 
@@ -27,6 +28,9 @@ public protocol WatchModelSink: AnyObject {
     func watchAnswerPairing(_ answer: PairingAnswer)
     /// Put the panel in this power state.
     func watchApplyDisplayPower(_ state: DisplayPowerState)
+    /// Send a Remote Command to the phone's media player (AMS). Returns
+    /// false when it could not be sent (no AMS, not supported, queue full).
+    func watchSendRemoteCommand(_ id: RemoteCommandID) -> Bool
 }
 
 /// How a numeric-comparison pairing request was answered.

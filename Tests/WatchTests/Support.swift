@@ -1,3 +1,4 @@
+import AMS
 import ANCS
 import BoardConfig
 import HAL
@@ -17,6 +18,8 @@ enum Effect: Equatable, CustomStringConvertible {
     case power(DisplayPowerState)
     /// A watch alert played (the disconnect alert).
     case alert(String)
+    /// A Remote Command sent to the phone's media player.
+    case remote(RemoteCommandID)
 
     var description: String {
         switch self {
@@ -27,6 +30,7 @@ enum Effect: Equatable, CustomStringConvertible {
         case .shown(let uid): "shown \(uid)"
         case .pairing(let a): "pairing \(a)"
         case .power(let s): "power \(s.rawValue)"
+        case .remote(let id): "remote \(id)"
         }
     }
 }
@@ -62,6 +66,12 @@ final class EffectRecorder: WatchModelSink {
     func watchNotificationShown(_ uid: NotificationUID) { effects.append(.shown(uid.rawValue)) }
     func watchAnswerPairing(_ answer: PairingAnswer) { effects.append(.pairing(answer)) }
     func watchApplyDisplayPower(_ state: DisplayPowerState) { effects.append(.power(state)) }
+    /// What `watchSendRemoteCommand` answers (false: it could not be sent).
+    var remoteCommandsAccepted = true
+    func watchSendRemoteCommand(_ id: RemoteCommandID) -> Bool {
+        effects.append(.remote(id))
+        return remoteCommandsAccepted
+    }
 
     /// The effects recorded since the last call.
     func take() -> [Effect] {

@@ -135,6 +135,9 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         benchmark.measurement(busBytes, (d.driver.totals.busBytes - before) / max(1, benchmark.scaledIterations.count))
     }
+
+    // Music control (MediaBenchmarks.swift).
+    mediaBenchmarks(config)
 }
 
 /// The watch's store (two fetched notifications, kept by the phone) drawn by

@@ -67,6 +67,7 @@ public enum HarnessJSON {
         case .pairing: "pairing"
         case .message: "message"
         case .doNotDisturbMenu: "doNotDisturbMenu"
+        case .nowPlaying: "nowPlaying"
         }
     }
 

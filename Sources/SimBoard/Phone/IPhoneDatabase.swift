@@ -5,7 +5,7 @@ import PhoneServices
 
 /// The services an iPhone shows a bonded accessory, in the order it lists
 /// them: ANCS is far from handle 1, next to services the watch ignores
-/// (Continuity, an AMS-like media service, Device Information, Battery).
+/// (Continuity, the Apple Media Service, Device Information, Battery).
 public enum IPhoneDatabase {
     public static let continuityService = BluetoothUUID("D0611E78-BBB4-4591-A5F8-487910AE4366")!
     public static let continuityCharacteristic = BluetoothUUID("8667556C-9A37-4C91-84ED-54EE27D90049")!
@@ -21,10 +21,16 @@ public enum IPhoneDatabase {
         public var notificationSource: UInt16 = 0
         public var controlPoint: UInt16 = 0
         public var dataSource: UInt16 = 0
+        public var ams: ATTHandleRange?
+        public var remoteCommand: UInt16 = 0
+        public var entityUpdate: UInt16 = 0
+        public var entityAttribute: UInt16 = 0
     }
 
-    /// Everything but ANCS, published into `server`.
-    static func publishBase(into server: GATTServer, deviceName: String, time: @escaping () -> [UInt8]) -> Handles {
+    /// Everything but ANCS, published into `server` (AMS last, when given).
+    static func publishBase(
+        into server: GATTServer, deviceName: String, ams: GATTServiceDefinition?, time: @escaping () -> [UInt8]
+    ) -> Handles {
         var h = Handles()
         do {
             try server.publish(GATTServiceDefinition(uuid: .genericAccess, characteristics: [
@@ -55,17 +61,36 @@ public enum IPhoneDatabase {
                 GATTCharacteristicDefinition(uuid: BluetoothUUID(0x2A29), properties: [.read], value: Array("Apple Inc.".utf8)),
                 GATTCharacteristicDefinition(uuid: BluetoothUUID(0x2A24), properties: [.read], value: Array("iPhone15,2".utf8)),
             ]))
-            try server.publish(GATTServiceDefinition(uuid: .amsService, characteristics: [
-                GATTCharacteristicDefinition(uuid: .amsRemoteCommand, properties: [.write, .notify], permissions: [.writeEncrypted]),
-                GATTCharacteristicDefinition(
-                    uuid: .amsEntityUpdate, properties: [.write, .notify], permissions: [.writeEncrypted]),
-                GATTCharacteristicDefinition(
-                    uuid: .amsEntityAttribute, properties: [.read, .write], permissions: [.readEncrypted, .writeEncrypted]),
-            ]))
+            if let ams {
+                let published = try server.publish(ams)
+                h.ams = published.range
+                h.remoteCommand = published.valueHandles[0]
+                h.entityUpdate = published.valueHandles[1]
+                h.entityAttribute = published.valueHandles[2]
+            }
         } catch {
             preconditionFailure("the iPhone database fits: \(error)")
         }
         return h
+    }
+
+    /// The Apple Media Service definition (secured like ANCS with `requireEncryption`).
+    static func ams(
+        requireEncryption: Bool, remoteCommand: @escaping (UnsafeRawBufferPointer) -> ATTErrorCode?,
+        entityUpdate: @escaping (UnsafeRawBufferPointer) -> ATTErrorCode?,
+        entityAttributeWrite: @escaping (UnsafeRawBufferPointer) -> ATTErrorCode?,
+        entityAttributeRead: @escaping () -> [UInt8]
+    ) -> GATTServiceDefinition {
+        let secure: GATTPermissions = requireEncryption ? [.readEncrypted, .writeEncrypted] : []
+        return GATTServiceDefinition(uuid: .amsService, characteristics: [
+            GATTCharacteristicDefinition(
+                uuid: .amsRemoteCommand, properties: [.write, .notify], permissions: secure, write: remoteCommand),
+            GATTCharacteristicDefinition(
+                uuid: .amsEntityUpdate, properties: [.write, .notify], permissions: secure, write: entityUpdate),
+            GATTCharacteristicDefinition(
+                uuid: .amsEntityAttribute, properties: [.read, .write], permissions: secure,
+                read: entityAttributeRead, write: entityAttributeWrite),
+        ])
     }
 
     /// The ANCS service definition. With `requireEncryption` every ANCS

@@ -32,6 +32,12 @@ public enum PhoneEvent: Equatable, Sendable {
     case stopAnsweringControlPoint
     /// Control Point writes are answered again.
     case answerControlPoint
+    /// The wearer uses the phone's media player (AMS Entity Updates follow).
+    case media(SimulatedMediaCommand)
+    /// AMS appears (first free range) and Service Changed is indicated.
+    case publishAMS
+    /// AMS disappears and Service Changed is indicated.
+    case unpublishAMS
 }
 
 /// Errors in a phone script text.
@@ -57,6 +63,9 @@ public struct PhoneScriptError: Error, Equatable, CustomStringConvertible {
 ///     go-silent                     # no Notification Source events until re-subscribed
 ///     stop-answering-control-point  # no ATT response to Control Point writes
 ///     answer-control-point
+///     media next                    # also play, pause, toggle, previous, volume-up, volume-down
+///     unpublish-ams
+///     publish-ams
 ///
 /// `add` keys: uid (required), category (other, incomingCall, missedCall,
 /// voicemail, social, schedule, email, news, healthAndFitness,
@@ -209,6 +218,16 @@ public enum PhoneScript {
             return .stopAnsweringControlPoint
         case "answer-control-point":
             return .answerControlPoint
+        case "media":
+            guard args.count == 1, let c = SimulatedMediaCommand(rawValue: args[0]) else {
+                let verbs = SimulatedMediaCommand.allCases.map(\.rawValue).joined(separator: ", ")
+                throw Problem(message: "media needs one of \(verbs)")
+            }
+            return .media(c)
+        case "publish-ams":
+            return .publishAMS
+        case "unpublish-ams":
+            return .unpublishAMS
         default:
             throw Problem(message: "unknown event \(verb)")
         }

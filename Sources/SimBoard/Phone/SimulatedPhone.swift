@@ -37,6 +37,10 @@ public final class SimulatedPhone {
         public var ancsPublished = true
         /// Where ANCS starts (nil: after the other services).
         public var ancsStartHandle: UInt16? = nil
+        /// Whether the Apple Media Service is in the database when the link comes up.
+        public var amsPublished = true
+        /// The media player's queue (AMS).
+        public var mediaQueue = AMSProvider.defaultQueue
         /// Notifications that exist before the watch connects (announced with PreExisting).
         public var preexisting: [SimulatedNotification] = []
         /// The phone's clock.
@@ -47,7 +51,9 @@ public final class SimulatedPhone {
     public let bearer: ATTBearer
     public let server: GATTServer
     public private(set) var provider = ANCSProvider()
-    public private(set) var handles: IPhoneDatabase.Handles
+    /// The media player behind AMS.
+    public internal(set) var media: AMSProvider
+    public internal(set) var handles: IPhoneDatabase.Handles
     public let configuration: Configuration
     /// Human-readable record of what the phone did, for tests and the demo.
     public private(set) var log: [String] = []
@@ -58,7 +64,7 @@ public final class SimulatedPhone {
     /// Called when the script has run to its end.
     public var scriptFinished: (() -> Void)?
 
-    private let loop: EventLoop
+    let loop: EventLoop
     private let security: LinkSecurityControl?
     private var time: CurrentTime
     private var script: [PhoneEvent] = []
@@ -92,8 +98,13 @@ public final class SimulatedPhone {
         bearer = ATTBearer(channel: gate, loop: loop, security: security, configuration: bearerConfig)
         server = GATTServer(security: security)
         handles = IPhoneDatabase.Handles()
+        media = AMSProvider(queue: configuration.mediaQueue)
         for n in configuration.preexisting { provider.add(n) }
-        handles = IPhoneDatabase.publishBase(into: server, deviceName: configuration.deviceName) { [unowned self] in self.time.bytes }
+        var amsDefinition: GATTServiceDefinition?
+        if configuration.amsPublished { amsDefinition = Self.amsDefinition(phone: { [unowned self] in self }, configuration) }
+        handles = IPhoneDatabase.publishBase(into: server, deviceName: configuration.deviceName, ams: amsDefinition) {
+            [unowned self] in self.time.bytes
+        }
         if configuration.ancsPublished { publishANCS(at: configuration.ancsStartHandle, announce: false) }
         server.attach(to: bearer)
         server.subscriptionHandler = { [unowned self] valueHandle, value in self.subscriptionChanged(valueHandle, value) }
@@ -196,6 +207,12 @@ public final class SimulatedPhone {
         case .answerControlPoint:
             answersControlPoint = true
             record("control point answers again")
+        case .media(let command):
+            mediaCommand(command)
+        case .publishAMS:
+            publishAMS()
+        case .unpublishAMS:
+            unpublishAMS()
         }
     }
 
@@ -262,6 +279,8 @@ public final class SimulatedPhone {
             record(value & 1 != 0 ? "data source subscribed" : "data source unsubscribed")
         } else if valueHandle == handles.currentTime {
             record(value & 1 != 0 ? "current time subscribed" : "current time unsubscribed")
+        } else if valueHandle == handles.remoteCommand || valueHandle == handles.entityUpdate {
+            amsSubscriptionChanged(valueHandle, value)
         } else if valueHandle == handles.serviceChanged {
             record("service changed subscribed")
         }
@@ -340,7 +359,13 @@ public final class SimulatedPhone {
         }
     }
 
-    private func record(_ line: String) {
+    /// The loop's time in milliseconds (the player's clock).
+    var nowMilliseconds: Int64 {
+        let c = (loop.now - MonotonicInstant(nanoseconds: 0)).components
+        return c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
+    }
+
+    func record(_ line: String) {
         log.append(line)
         logHandler?(line)
     }
