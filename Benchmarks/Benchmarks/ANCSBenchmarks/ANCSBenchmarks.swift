@@ -165,9 +165,10 @@ let benchmarks: @Sendable () -> Void = {
         let assembler = DataSourceAssembler(configuration: SMSResponse.assemblerConfiguration)
         let list = SMSResponse.list
         let response = SMSResponse.bytes
-        var completed = 0
-        var valueBytes = 0
-        var decoded = 0
+        // Counters in a class: captured `var`s would add the closure's own
+        // exclusivity checks to what is measured.
+        final class Tally { var completed = 0, valueBytes = 0, decoded = 0 }
+        let tally = Tally()
         func one() {
             try? assembler.expectNotificationAttributes(uid: SMSResponse.uid, attributes: list, tag: 1)
             response.withUnsafeBytes { raw in
@@ -176,15 +177,15 @@ let benchmarks: @Sendable () -> Void = {
                     let j = min(raw.count, i + 20)
                     assembler.feed(UnsafeRawBufferPointer(rebasing: raw[i..<j])) { event in
                         guard case .response(let r) = event else { return }
-                        completed += 1
+                        tally.completed += 1
                         // Value views of all seven, MessageSize and Date decoded.
                         var k = 0
                         while k < r.requested.count {
-                            valueBytes += r.value(at: k)?.count ?? 0
+                            tally.valueBytes += r.value(at: k)?.count ?? 0
                             k += 1
                         }
-                        if let v = r.value(at: 4), let size = MessageSize.parse(v) { decoded += size }
-                        if let v = r.value(at: 5), let date = ANCSDateTime(parsing: v) { decoded += date.minute }
+                        if let v = r.value(at: 4), let size = MessageSize.parse(v) { tally.decoded += size }
+                        if let v = r.value(at: 5), let date = ANCSDateTime(parsing: v) { tally.decoded += date.minute }
                     }
                     i = j
                 }
@@ -194,7 +195,8 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { one() }
         benchmark.stopMeasurement()
-        precondition(completed > 100 && valueBytes == completed * 85 && decoded == completed * (26 + 15))
+        precondition(tally.completed > 100 && tally.valueBytes == tally.completed * 85
+            && tally.decoded == tally.completed * (26 + 15))
         blackHole(response.count)
     }
 
