@@ -36,7 +36,7 @@ let package = Package(
         // The ATT bearer and GATT client (GATT) on the PDU codec (ATTCodec), wired as PhoneServices wires them.
         benchmarkTarget("ATTBenchmarks", measuring: ["ATTCodec", "GATT", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         // SimBoard: the emulated SSD1306 on the bus; LinuxHAL: the font files' bytes.
-        benchmarkTarget("DisplayBenchmarks", measuring: ["Graphics", "Display", "SimBoard", "LinuxHAL", "HAL"]),
+        benchmarkTarget("DisplayBenchmarks", measuring: ["Graphics", "Display", "SimBoard", "LinuxHAL", "HAL", "Screens", "ANCS"]),
         benchmarkTarget(
             "WatchBenchmarks",
             measuring: [

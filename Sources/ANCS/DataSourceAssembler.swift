@@ -78,10 +78,7 @@ public struct DataSourceResponse {
     /// The value of the i-th requested attribute, nil if it did not arrive.
     public func value(at i: Int) -> UnsafeRawBufferPointer? {
         guard i >= 0, i < requested.count, receivedMask & UInt8(1 << i) != 0 else { return nil }
-        var offset = 0
-        var k = 0
-        while k < i { offset += Int(requested[k].maxLength); k += 1 }
-        return UnsafeRawBufferPointer(start: base + offset, count: Int(lengths[i]))
+        return UnsafeRawBufferPointer(start: base + requested.valueOffset(at: i), count: Int(lengths[i]))
     }
 
     /// The value of an attribute by ID, nil if not requested or not arrived.
@@ -207,7 +204,13 @@ public final class DataSourceAssembler {
     private let echo: UnsafeMutableRawBufferPointer  // the AppIdentifier of the response being delivered
     private let values: UnsafeMutableRawBufferPointer
     private var head = 0
-    public private(set) var pendingCount = 0
+    /// Requests registered and not yet answered, failed or cancelled.
+    public var pendingCount: Int { pendingRequests }
+    // Private storage behind a computed property: a public stored `var` of a
+    // class keeps a dynamic exclusivity check (a swift_beginAccess runtime
+    // call) on every access, and `feed` reads it per notification and per
+    // response.
+    private var pendingRequests = 0
 
     private var phase = Phase.header
     private var headerPos = 0
@@ -248,6 +251,10 @@ public final class DataSourceAssembler {
 
     static func fullMask(_ count: Int) -> UInt8 { count >= 8 ? 0xFF : UInt8((1 << count) - 1) }
 
+    /// The front request, read in place (a copy of `Pending` per byte or
+    /// per attribute costs more than the work itself).
+    private var front: UnsafeMutablePointer<Pending> { pending.baseAddress! + head }
+
     // MARK: requests
 
     /// Registers a Get Notification Attributes command that was just written.
@@ -258,7 +265,7 @@ public final class DataSourceAssembler {
         pending[slot] = Pending(
             tag: tag, command: CommandID.getNotificationAttributes.rawValue, uid: uid.rawValue,
             appIDLength: 0, attributes: attributes)
-        pendingCount += 1
+        pendingRequests += 1
     }
 
     /// Registers a Get App Attributes command that was just written.
@@ -277,21 +284,21 @@ public final class DataSourceAssembler {
         pending[slot] = Pending(
             tag: tag, command: CommandID.getAppAttributes.rawValue, uid: 0,
             appIDLength: appIdentifier.count, attributes: attributes)
-        pendingCount += 1
+        pendingRequests += 1
     }
 
     private func reserve(_ attributes: AttributeList) throws(ExpectError) -> Int {
-        guard pendingCount < configuration.maxPending else { throw .tooManyPending }
+        guard pendingRequests < configuration.maxPending else { throw .tooManyPending }
         let needed = attributes.totalMaxLength
         guard needed <= configuration.valueCapacity else {
             throw .valuesExceedCapacity(needed: needed, capacity: configuration.valueCapacity)
         }
-        return (head + pendingCount) % configuration.maxPending
+        return (head + pendingRequests) % configuration.maxPending
     }
 
     /// True while a response has started arriving for the front request.
     public var isMidResponse: Bool {
-        pendingCount > 0 && !(phase == .header && headerPos == 0) && phase != .discard
+        pendingRequests > 0 && !(phase == .header && headerPos == 0) && phase != .discard
     }
 
     /// The tag of the front request when its response could end right here:
@@ -300,7 +307,7 @@ public final class DataSourceAssembler {
     /// owner calls `finishWithoutOptionalAttributes` once the Data Source
     /// has been quiet for a while. nil otherwise.
     public var tagAwaitingOptionalAttributes: UInt32? {
-        guard pendingCount > 0, phase == .attributeID || phase == .lookahead else { return nil }
+        guard pendingRequests > 0, phase == .attributeID || phase == .lookahead else { return nil }
         let p = pending[head]
         let full = Self.fullMask(p.attributes.count)
         guard receivedMask != full, receivedMask | p.attributes.optionalMask == full else { return nil }
@@ -334,12 +341,12 @@ public final class DataSourceAssembler {
     @discardableResult
     public func cancel(tag: UInt32, partial: ((DataSourceResponse) -> Void)? = nil) -> Bool {
         var k = 0
-        while k < pendingCount {
+        while k < pendingRequests {
             let slot = (head + k) % configuration.maxPending
             if pending[slot].tag == tag { break }
             k += 1
         }
-        guard k < pendingCount else { return false }
+        guard k < pendingRequests else { return false }
         if k == 0 {
             let started = isMidResponse
             let afterHeader = started && phase != .header
@@ -359,7 +366,7 @@ public final class DataSourceAssembler {
             // Shift the later entries (and their AppIdentifiers) down by one.
             let cap = configuration.appIdentifierCapacity
             var j = k
-            while j + 1 < pendingCount {
+            while j + 1 < pendingRequests {
                 let dst = (head + j) % configuration.maxPending
                 let src = (head + j + 1) % configuration.maxPending
                 pending[dst] = pending[src]
@@ -369,7 +376,7 @@ public final class DataSourceAssembler {
                 }
                 j += 1
             }
-            pendingCount -= 1
+            pendingRequests -= 1
         }
         return true
     }
@@ -377,7 +384,7 @@ public final class DataSourceAssembler {
     /// Forgets every pending request and any partial response (session end).
     public func reset() {
         head = 0
-        pendingCount = 0
+        pendingRequests = 0
         phase = .header
         headerPos = 0
         recovering = false
@@ -390,7 +397,7 @@ public final class DataSourceAssembler {
 
     private func popFront() {
         head = (head + 1) % configuration.maxPending
-        pendingCount -= 1
+        pendingRequests -= 1
         headerPos = 0
         probePos = 0
         receivedMask = 0
@@ -434,7 +441,7 @@ public final class DataSourceAssembler {
                 return
 
             case .header:
-                guard pendingCount > 0 else {
+                guard pendingRequests > 0 else {
                     if !recovering {
                         recovering = true
                         phase = .discard
@@ -493,6 +500,13 @@ public final class DataSourceAssembler {
                     if atBoundary(handler, gen) == .stop { return }
                 }
 
+            case .attributeID where n - i >= 3:
+                // The whole attribute header is here: no byte-by-byte steps.
+                currentID = bytes[i]
+                declared = Int(bytes[i + 1]) | Int(bytes[i + 2]) << 8
+                i += 3
+                if lengthComplete(handler, gen) == .stop { return }
+
             case .attributeID, .lengthLow, .lengthHigh, .lookahead:
                 let b = bytes[i]
                 i += 1
@@ -515,12 +529,7 @@ public final class DataSourceAssembler {
 
         case .lengthHigh:
             declared |= Int(b) << 8
-            if let error = beginValue() {
-                fail(error, handler)
-                return .stop
-            }
-            if phase == .value && remaining == 0 { finishValue() }
-            if phase == .attributeID { return atBoundary(handler, gen) }
+            return lengthComplete(handler, gen)
 
         case .value:
             if stored < keep {
@@ -551,13 +560,24 @@ public final class DataSourceAssembler {
         return .proceed
     }
 
+    /// `currentID` and `declared` are read: start the value (or the skip).
+    private func lengthComplete(_ handler: (DataSourceEvent) -> Void, _ gen: Int) -> Flow {
+        if let error = beginValue() {
+            fail(error, handler)
+            return .stop
+        }
+        if phase == .value && remaining == 0 { finishValue() }
+        if phase == .attributeID { return atBoundary(handler, gen) }
+        return .proceed
+    }
+
     /// Consumes one header byte of the front request. Returns an error on a
     /// mismatch; moves to `.attributeID` when the header is complete.
     private func matchHeader(_ b: UInt8) -> DataSourceError? {
-        let p = pending[head]
+        let p = front
         if headerPos == 0 {
-            guard b == p.command else {
-                return .mismatchedCommand(expected: p.command, received: b)
+            guard b == p.pointee.command else {
+                return .mismatchedCommand(expected: p.pointee.command, received: b)
             }
             headerPos = 1
             uidAccumulator = 0
@@ -566,12 +586,12 @@ public final class DataSourceAssembler {
             exceededMask = 0
             return nil
         }
-        if p.command == CommandID.getNotificationAttributes.rawValue {
+        if p.pointee.command == CommandID.getNotificationAttributes.rawValue {
             uidAccumulator |= UInt32(b) << (8 * UInt32(headerPos - 1))
             headerPos += 1
             if headerPos == 5 {
-                guard uidAccumulator == p.uid else {
-                    return .mismatchedUID(expected: NotificationUID(p.uid), received: NotificationUID(uidAccumulator))
+                guard uidAccumulator == p.pointee.uid else {
+                    return .mismatchedUID(expected: NotificationUID(p.pointee.uid), received: NotificationUID(uidAccumulator))
                 }
                 phase = .attributeID
             }
@@ -580,7 +600,7 @@ public final class DataSourceAssembler {
         // Get App Attributes: the AppIdentifier then NUL.
         let k = headerPos - 1
         let cap = configuration.appIdentifierCapacity
-        if k < p.appIDLength {
+        if k < p.pointee.appIDLength {
             let expected = appIDs[head * cap + k]
             guard b == expected else { return .mismatchedAppIdentifier }
             echo[k] = b
@@ -597,22 +617,22 @@ public final class DataSourceAssembler {
     /// Get Notification Attributes request is pending behind it, watch for
     /// that request's header.
     private func atBoundary(_ handler: (DataSourceEvent) -> Void, _ gen: Int) -> Flow {
-        let p = pending[head]
-        let full = Self.fullMask(p.attributes.count)
+        let p = front
+        let full = Self.fullMask(p.pointee.attributes.count)
         if receivedMask == full {
-            let response = makeResponse(p)
+            let response = makeResponse(p.pointee)
             popFront()
             phase = .header
             handler(.response(response))
             return gen != generation ? .stop : .proceed
         }
         phase = .attributeID
-        guard receivedMask | p.attributes.optionalMask == full, pendingCount >= 2 else { return .proceed }
+        guard receivedMask | p.pointee.attributes.optionalMask == full, pendingRequests >= 2 else { return .proceed }
         let next = pending[(head + 1) % configuration.maxPending]
         guard next.command == CommandID.getNotificationAttributes.rawValue else { return .proceed }
         // If the header's first byte could also be a missing optional
         // attribute's ID, only the quiet timeout can end this response.
-        if let k = p.attributes.index(of: next.command), receivedMask & UInt8(1 << k) == 0 { return .proceed }
+        if let k = p.pointee.attributes.index(of: next.command), receivedMask & UInt8(1 << k) == 0 { return .proceed }
         phase = .lookahead
         probePos = 0
         return .proceed
@@ -633,7 +653,7 @@ public final class DataSourceAssembler {
             phase = .attributeID  // the new front's header is complete
             handler(.response(response))
             if gen != generation { return .stop }
-            guard pendingCount > 0, pending[head].tag == next.tag else {
+            guard pendingRequests > 0, pending[head].tag == next.tag else {
                 // The handler withdrew the request this header belongs to.
                 recovering = true
                 phase = .discard
@@ -658,8 +678,8 @@ public final class DataSourceAssembler {
     }
 
     private func beginValue() -> DataSourceError? {
-        let list = pending[head].attributes
-        guard let index = list.index(of: currentID) else {
+        let p = front
+        guard let index = p.pointee.attributes.index(of: currentID) else {
             guard declared <= configuration.unrequestedAttributeLimit else {
                 return .unrequestedAttributeTooLong(id: currentID, length: declared)
             }
@@ -670,10 +690,9 @@ public final class DataSourceAssembler {
         }
         let bit = UInt8(1 << index)
         guard receivedMask & bit == 0 else { return .duplicateAttribute(id: currentID) }
-        let request = list[index]
-        let limit = Int(request.maxLength)
+        let limit = Int(p.pointee.attributes.limits[index])
         if declared > limit {
-            if request.sendsMaxLength {
+            if p.pointee.attributes.wireLength & bit != 0 {  // sendsMaxLength
                 guard configuration.truncatesOverlongValues else {
                     return .attributeTooLong(id: currentID, length: declared, limit: limit)
                 }
@@ -686,10 +705,7 @@ public final class DataSourceAssembler {
         keep = min(declared, limit)
         stored = 0
         remaining = declared
-        var offset = 0
-        var k = 0
-        while k < index { offset += Int(list[k].maxLength); k += 1 }
-        valueOffset = offset
+        valueOffset = p.pointee.attributes.valueOffset(at: index)
         phase = .value
         return nil
     }
@@ -739,5 +755,17 @@ public final class DataSourceAssembler {
         recovering = true
         phase = .discard
         handler(.failed(tag: tag, error))
+    }
+}
+
+extension AttributeList {
+    /// Where the i-th attribute's value starts in the assembler's buffer:
+    /// the values lie in request order, each in room for its max length.
+    @inline(__always)
+    func valueOffset(at i: Int) -> Int {
+        var offset = 0
+        var k = 0
+        while k < i { offset += Int(limits[k]); k += 1 }
+        return offset
     }
 }

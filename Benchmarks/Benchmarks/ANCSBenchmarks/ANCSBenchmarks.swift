@@ -46,6 +46,59 @@ let mailAttributes: [EncodedAttribute] = [
     EncodedAttribute(.positiveActionLabel, "Archive"), EncodedAttribute(.negativeActionLabel, "Delete"),
 ]
 
+/// Issue 16 item 6: a Get Notification Attributes response of exactly 111
+/// bytes, laid out as the ANCS specification does: CommandID 0, the
+/// NotificationUID (u32 LE), then per attribute its ID, a u16 LE length and
+/// the value. 5 + 7 x 3 + 85 value bytes = 111: six Data Source notifications
+/// at the default ATT MTU of 23 (20-byte values: 5 x 20 + 11).
+enum SMSResponse {
+    static let uid = NotificationUID(0x0102_0304)
+    /// AppIdentifier, Title, Subtitle, Message, MessageSize, Date,
+    /// PositiveActionLabel, in request order.
+    static let attributes: [(NotificationAttributeID, String)] = [
+        (.appIdentifier, "com.apple.MobileSMS"), (.title, "Alice Example"), (.subtitle, "Lunch"),
+        (.message, "Running late, order for me"), (.messageSize, "26"), (.date, "20240314T091500"),
+        (.positiveActionLabel, "Reply"),
+    ]
+    static let bytes: [UInt8] = {
+        var out: [UInt8] = [CommandID.getNotificationAttributes.rawValue]
+        withUnsafeBytes(of: uid.rawValue.littleEndian) { out += $0 }
+        for (id, text) in attributes {
+            let value = Array(text.utf8)
+            out += [id.rawValue, UInt8(value.count & 0xFF), UInt8(value.count >> 8)]
+            out += value
+        }
+        precondition(out.count == 111, "the issue's response is 111 bytes, not \(out.count)")
+        precondition(out == DataSourceResponseEncoder.notificationAttributes(
+            uid: uid, attributes.map { EncodedAttribute($0.0, $0.1) }))
+        return out
+    }()
+    /// What NotificationConsumer asks for, at its default max lengths.
+    static var list: AttributeList {
+        let c = NotificationConsumer.Configuration()
+        var list = AttributeList()
+        list.append(.notification(.appIdentifier, maxLength: c.appIdentifierMaxLength))
+        list.append(.notification(.title, maxLength: c.titleMaxLength))
+        list.append(.notification(.subtitle, maxLength: c.subtitleMaxLength))
+        list.append(.notification(.message, maxLength: c.messageMaxLength))
+        list.append(.notification(.messageSize, maxLength: 10))
+        list.append(.notification(.date, maxLength: 32))
+        list.append(.notification(.positiveActionLabel, maxLength: c.actionLabelMaxLength))
+        return list
+    }
+    /// The assembler as NotificationConsumer configures it.
+    static var assemblerConfiguration: DataSourceAssembler.Configuration {
+        let c = NotificationConsumer.Configuration()
+        var ac = DataSourceAssembler.Configuration()
+        ac.maxPending = 2
+        ac.appIdentifierCapacity = Int(c.appIdentifierMaxLength)
+        ac.valueCapacity = Int(c.appIdentifierMaxLength) + Int(c.titleMaxLength) + Int(c.subtitleMaxLength)
+            + Int(c.messageMaxLength) + 10 + 32 + 2 * Int(c.actionLabelMaxLength)
+        ac.truncatesOverlongValues = true
+        return ac
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, .throughput]
 
@@ -102,6 +155,48 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { one() }
         benchmark.stopMeasurement()
         precondition(completed > 100 && bytes == completed * 256)
+        blackHole(response.count)
+    }
+
+    Benchmark(
+        "ANCS: 111-byte Get Notification Attributes response in 6 fragments, reassembled + decoded",
+        configuration: .init(metrics: metrics, scalingFactor: .kilo, maxDuration: .seconds(3))
+    ) { benchmark in
+        let assembler = DataSourceAssembler(configuration: SMSResponse.assemblerConfiguration)
+        let list = SMSResponse.list
+        let response = SMSResponse.bytes
+        // Counters in a class: captured `var`s would add the closure's own
+        // exclusivity checks to what is measured.
+        final class Tally { var completed = 0, valueBytes = 0, decoded = 0 }
+        let tally = Tally()
+        func one() {
+            try? assembler.expectNotificationAttributes(uid: SMSResponse.uid, attributes: list, tag: 1)
+            response.withUnsafeBytes { raw in
+                var i = 0
+                while i < raw.count {
+                    let j = min(raw.count, i + 20)
+                    assembler.feed(UnsafeRawBufferPointer(rebasing: raw[i..<j])) { event in
+                        guard case .response(let r) = event else { return }
+                        tally.completed += 1
+                        // Value views of all seven, MessageSize and Date decoded.
+                        var k = 0
+                        while k < r.requested.count {
+                            tally.valueBytes += r.value(at: k)?.count ?? 0
+                            k += 1
+                        }
+                        if let v = r.value(at: 4), let size = MessageSize.parse(v) { tally.decoded += size }
+                        if let v = r.value(at: 5), let date = ANCSDateTime(parsing: v) { tally.decoded += date.minute }
+                    }
+                    i = j
+                }
+            }
+        }
+        for _ in 0..<100 { one() }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { one() }
+        benchmark.stopMeasurement()
+        precondition(tally.completed > 100 && tally.valueBytes == tally.completed * 85
+            && tally.decoded == tally.completed * (26 + 15))
         blackHole(response.count)
     }
 

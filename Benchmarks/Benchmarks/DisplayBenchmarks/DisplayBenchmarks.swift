@@ -115,6 +115,7 @@ let longMessage = """
     """
 
 let benchmarks: @Sendable () -> Void = {
+    daemonScreenBenchmarks()
     let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, .throughput, busBytes, busTransactions, pagesSent]
     let config = Benchmark.Configuration(metrics: metrics, scalingFactor: .one, maxDuration: .seconds(2), maxIterations: 20_000)
 
