@@ -228,6 +228,10 @@ public final class DataSourceAssembler {
     private var lengths = InlineArray<8, UInt16>(repeating: 0)
     private var declaredLengths = InlineArray<8, UInt16>(repeating: 0)
     private var probePos = 0
+    /// The request whose header `lookahead` watches for, copied when the
+    /// watch starts: cancelling that request meanwhile must not make the
+    /// watch (or the replay of its bytes) switch to the entry behind it.
+    private var lookaheadTarget = Pending()
     private var recovering = false
     private var generation = 0
 
@@ -635,6 +639,7 @@ public final class DataSourceAssembler {
         if let k = p.pointee.attributes.index(of: next.command), receivedMask & UInt8(1 << k) == 0 { return .proceed }
         phase = .lookahead
         probePos = 0
+        lookaheadTarget = next
         return .proceed
     }
 
@@ -643,7 +648,7 @@ public final class DataSourceAssembler {
     /// optional attributes; a mismatch replays the bytes taken so far (they
     /// equal the header's prefix) as attribute bytes.
     private func lookahead(_ b: UInt8, _ handler: (DataSourceEvent) -> Void, _ gen: Int) -> Flow {
-        let next = pending[(head + 1) % configuration.maxPending]
+        let next = lookaheadTarget
         if b == Self.headerByte(next, probePos) {
             probePos += 1
             guard probePos == 5 else { return .proceed }

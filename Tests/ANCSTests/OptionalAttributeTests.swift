@@ -584,3 +584,41 @@ struct OptionalAttributeConsumerTests {
         #expect(n.hasMoreMessage)
     }
 }
+
+@Suite("Optional attributes: a request cancelled while its header is watched for")
+struct LookaheadCancelTests {
+    /// The call's response lacks MessageSize, so after its last attribute the
+    /// assembler watches for the calendar request's header. That request is
+    /// withdrawn midway (its fetch timed out); the entry behind it asks for an
+    /// app's name. The rest of the calendar response must be discarded: it
+    /// must neither end the call's response as if it were the app request's
+    /// header nor be delivered as the app's answer with an AppIdentifier echo
+    /// that never arrived.
+    @Test("the watch keeps the withdrawn request's header; the app request behind it gets only its own answer",
+          arguments: 1...4)
+    func cancelDuringLookahead(headerBytesBeforeCancel: Int) throws {
+        let assembler = DataSourceAssembler()
+        try assembler.expectNotificationAttributes(uid: NotificationUID(iosCall.uid), attributes: standardList, tag: 1)
+        try assembler.expectNotificationAttributes(uid: NotificationUID(iosCalendar.uid), attributes: standardList, tag: 2)
+        let appID = Array("com.apple.mobilecal".utf8)
+        let appList = AttributeList([.app(.displayName, maxLength: 32)])
+        try appID.withUnsafeBytes { try assembler.expectAppAttributes(appIdentifier: $0, attributes: appList, tag: 3) }
+
+        var outcomes: [Outcome] = []
+        let calendar = iosCalendar.bytes
+        feed(assembler, [iosCall.bytes, Array(calendar[..<headerBytesBeforeCancel])], into: &outcomes)
+        #expect(outcomes.isEmpty)
+        #expect(assembler.cancel(tag: 2))
+        feed(assembler, [Array(calendar[headerBytesBeforeCancel...])], into: &outcomes)
+        #expect(!outcomes.contains { if case .response(3, _, _) = $0 { true } else { false } }, "\(outcomes)")
+
+        // The app's own answer still arrives whole, with its real echo.
+        let answer = DataSourceResponseEncoder.appAttributes(
+            appIdentifier: appID, [EncodedAttribute(id: 0, value: Array("Calendar".utf8))])
+        feed(assembler, [answer], into: &outcomes)
+        assembler.finishWithoutOptionalAttributes { record($0, into: &outcomes) }
+        let responses = outcomes.compactMap { o -> UInt32? in if case .response(let t, _, true) = o { t } else { nil } }
+        #expect(responses.last == 3, "\(outcomes)")
+        #expect(assembler.pendingCount == 0, "\(outcomes)")
+    }
+}
