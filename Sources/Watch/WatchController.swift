@@ -98,6 +98,9 @@ public final class WatchController: WatchModelSink {
     /// Sees every ANCS event after the model has (the harness's `events`
     /// stream). Set once at start-up; called on the loop's thread.
     public var ancsEventObserver: ((ANCSEvent) -> Void)?
+    /// Sees every media change after the model has, with the state after
+    /// it (the harness's `events` stream). Set once at start-up.
+    public var mediaObserver: ((MediaEvent, MediaState) -> Void)?
     private var displayFailing = false
     /// Redraws Now Playing when its progress next changes on the panel
     /// (armed only while it is on screen and the panel is lit).
@@ -283,6 +286,7 @@ public final class WatchController: WatchModelSink {
         }
         model.mediaEvent(event, state: state, now: loop.now)
         rearm()
+        mediaObserver?(event, state)
     }
 
     private func log(_ event: ANCSEvent) {

@@ -160,6 +160,10 @@ public final class WatchDaemon {
                 watch.ancsEventObserver = { [weak server, unowned watch] event in
                     server?.notificationEvent(event, store: watch.notifications, now: watch.now)
                 }
+                watch.mediaObserver = { [weak server, unowned watch] event, state in
+                    if case .commandFailed = event { return }
+                    server?.mediaChanged(state, now: watch.now)
+                }
             }
             systemd = makeSystemdSupervisor(loop: loop)
             try startPhone(loop: loop, watch: watch, devices: devices)

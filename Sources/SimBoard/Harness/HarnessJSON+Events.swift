@@ -45,8 +45,13 @@ extension HarnessJSON {
     /// the track, the elapsed time at `now` and the duration in
     /// milliseconds, the volume in percent (null while unknown).
     public static func mediaEvent(_ m: MediaState, at now: MonotonicInstant) -> String {
-        object([
-            ("event", string("media")),
+        object([("event", string("media"))] + mediaFields(m, at: now) + [("t", "\(now.nanoseconds)")])
+    }
+
+    /// The media fields of an event line, also the `state` reply's `media`
+    /// object.
+    static func mediaFields(_ m: MediaState, at now: MonotonicInstant) -> [(String, String)] {
+        [
             ("player", m.playerName.isEmpty ? "null" : string(m.playerName.string)),
             ("state", string(playbackStateName(m.playbackState))),
             ("title", string(m.title.string)),
@@ -55,8 +60,7 @@ extension HarnessJSON {
             ("elapsedMs", "\(m.elapsedMilliseconds(at: now))"),
             ("durationMs", m.durationMilliseconds.map { "\($0)" } ?? "null"),
             ("volume", m.volumePercent.map { "\($0)" } ?? "null"),
-            ("t", "\(now.nanoseconds)"),
-        ])
+        ]
     }
 
     static func playbackStateName(_ s: PlaybackState) -> String {

@@ -89,6 +89,7 @@ public enum HarnessJSON {
             ("bus", bus(watch)),
             ("ancs", ancs(watch.notifications.health, now: watch.now)),
             ("doNotDisturb", string(doNotDisturbName(watch.model.doNotDisturb))),
+            ("media", watch.model.media.hasPlayer ? object(mediaFields(watch.model.media, at: watch.now)) : "null"),
         ]
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
