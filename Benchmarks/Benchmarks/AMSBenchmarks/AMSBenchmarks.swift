@@ -71,6 +71,12 @@ final class AMSBench {
         while !session.media.supportedCommands.contains(.togglePlayPause) {
             _ = try watchLoop.runOnce(timeout: .milliseconds(5))
         }
+        // Let the rest of the set-up traffic (Service Changed subscription ...)
+        // finish while the phone's bearer still answers.
+        for _ in 0..<40 {
+            _ = try watchLoop.runOnce(timeout: .milliseconds(5))
+            _ = try phoneLoop.runOnce(timeout: .milliseconds(5))
+        }
         // Two titles, alternately, so each update is a real change.
         let h = entityUpdateHandle
         for title in ["Hey Jude", "One More Time"] {
@@ -92,12 +98,12 @@ final class AMSBench {
     @inline(__always)
     func remoteCommand() {
         precondition(session.sendRemoteCommand(.togglePlayPause))
-        var got = false
-        while !got {
-            _ = try? watchLoop.runOnce(timeout: .milliseconds(100))
-            if case .packet(let n)? = try? phoneChannel.receive(into: receiveBuffer), n == 2, receiveBuffer[0] == 0x12 {
-                got = true
+        // The bearer sends the Write Request at once; the loop only runs if it has not.
+        while true {
+            if case .packet(let n)? = try? phoneChannel.receive(into: receiveBuffer), n == 4, receiveBuffer[0] == 0x12 {
+                break
             }
+            _ = try? watchLoop.runOnce(timeout: .milliseconds(100))
         }
         _ = writeResponse.withUnsafeBytes { try? phoneChannel.send($0) }
         while session.mediaSession.client.remoteCommandsInFlight > 0 {
