@@ -46,8 +46,9 @@ public struct FontLoader {
         self.mapFile = { path throws(HALError) in try readFile(path).map { FontBytes(copying: $0) } }
     }
 
-    /// Fonts read in place from the bytes `mapFile` holds (no copy).
-    public init(searchPath: [String], mapFile: @escaping MapFile) {
+    /// Fonts read in place from the bytes `mapFile` holds (no copy). (Its
+    /// own first label, so `FontLoader(searchPath:) { ... }` stays `readFile`.)
+    public init(mappingFrom searchPath: [String], mapFile: @escaping MapFile) {
         self.searchPath = searchPath
         self.mapFile = mapFile
     }

@@ -48,7 +48,7 @@ public enum ResourcePaths {
     public static func screenFonts() throws(WristCoreFailure) -> ScreenFonts {
         let path = fontSearchPath()
         var mapped: [MappedFile] = []
-        let loader = FontLoader(searchPath: path, mapFile: { file throws(HALError) in
+        let loader = FontLoader(mappingFrom: path, mapFile: { file throws(HALError) in
             guard let mapping = try MappedFile.mapIfPresent(file) else { return nil }
             mapped.append(mapping)
             return FontBytes(bytes: mapping.bytes, owner: mapping)

@@ -7,9 +7,11 @@ import Testing
 /// copied from a read (tests, tools): same bytes, same glyphs, same pixels.
 @Suite("Mapped fonts")
 struct MappedFontTests {
-    static let mapped = FontLoader(searchPath: [FontLoader.packageFontsDirectory], mapFile: { path throws(HALError) in
-        try MappedFile.mapIfPresent(path).map { FontBytes(bytes: $0.bytes, owner: $0) }
-    })
+    static var mapped: FontLoader {
+        FontLoader(mappingFrom: [FontLoader.packageFontsDirectory], mapFile: { path throws(HALError) in
+            try MappedFile.mapIfPresent(path).map { FontBytes(bytes: $0.bytes, owner: $0) }
+        })
+    }
 
     @Test("every shipped font maps to the bytes, metrics and glyph pixels of its copy", arguments: FontLoader.Shipped.allCases)
     func sameAsCopied(_ shipped: FontLoader.Shipped) throws {
@@ -34,7 +36,7 @@ struct MappedFontTests {
 
     @Test("the mapping outlives the loader: a font keeps its file mapped")
     func fontKeepsItsMapping() throws {
-        let font = try FontLoader(searchPath: [FontLoader.packageFontsDirectory], mapFile: { path throws(HALError) in
+        let font = try FontLoader(mappingFrom: [FontLoader.packageFontsDirectory], mapFile: { path throws(HALError) in
             try MappedFile.mapIfPresent(path).map { FontBytes(bytes: $0.bytes, owner: $0) }
         }).load(.small)
         #expect(font.glyph(for: 0x41) != nil)
