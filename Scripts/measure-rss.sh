@@ -6,19 +6,27 @@
 # (Scripts/measure_rss.py: VmRSS, VmHWM, RssAnon, RssFile, and by mapping).
 #
 # usage: Scripts/measure-rss.sh [path/to/wristcore] [--notifications N] [--max-rss-mib M]
-#   default binary: the release build (make build, or make build STATIC=1)
-#   --max-rss-mib M  also fail above M MiB (without it the RSS is only reported)
+#   default binary: the static executable (make build STATIC=1:
+#   .build/static/release/wristcore), else the release build (make build)
+#   --max-rss-mib M  also fail above M MiB, VmRSS or VmHWM (CI: 8); without it
+#                    the RSS is only reported
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bin=".build/release/wristcore"
+bin=".build/static/release/wristcore"
+[ -x "$bin" ] || bin=".build/release/wristcore"
 if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then bin=$1; shift; fi
 [ -x "$bin" ] || { echo "no binary at $bin: run 'make build' (or 'make build STATIC=1') first"; exit 2; }
 
 echo "== $bin: $(stat -L -c %s "$bin") bytes ($(size "$bin" | awk 'NR == 2 { printf "text %d, data %d, bss %d", $1, $2, $3 }'))"
 needed=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-echo "NEEDED ($(echo "$needed" | wc -l)): $(echo $needed)"
-echo "ldd ($(ldd "$bin" | grep -c '=>') libraries): $(ldd "$bin" | awk '$2 == "=>" { print $1 }' | tr '\n' ' ')"
+if [ -z "$needed" ]; then
+    # make build STATIC=1: one static executable (ldd: "not a dynamic executable").
+    echo "NEEDED (0): none, a static executable ($(file -b "$bin" | cut -d, -f1,4))"
+else
+    echo "NEEDED ($(echo "$needed" | wc -l)): $(echo $needed)"
+    echo "ldd ($(ldd "$bin" | grep -c '=>') libraries): $(ldd "$bin" | awk '$2 == "=>" { print $1 }' | tr '\n' ' ')"
+fi
 
 failed=0
 forbidden='^lib(Foundation|FoundationInternationalization|_FoundationICU|FoundationNetworking|FoundationXML)\.so'

@@ -81,21 +81,58 @@ def by_mapping(pid, exe):
     return groups
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("wristcore")
-    ap.add_argument("--notifications", type=int, default=10_000)
-    ap.add_argument("--max-rss-mib", type=float, default=None)
-    args = ap.parse_args()
+def elf_sections(path):
+    """(name, file offset, size) of the binary's allocated sections (readelf)."""
+    out = subprocess.run(["readelf", "-S", "-W", path], capture_output=True, text=True).stdout
+    sections = []
+    for line in out.splitlines():
+        line = line.replace("[ ", "[")
+        parts = line.split()
+        if len(parts) >= 7 and parts[0].startswith("[") and parts[0][1:-1].isdigit() and parts[2] != "NOBITS":
+            name, offset, size = parts[1], int(parts[4], 16), int(parts[5], 16)
+            flags = parts[7] if len(parts) > 7 else ""
+            if "A" in flags and size: sections.append((name, offset, size))
+    return sections
 
-    exe = os.path.realpath(args.wristcore)
+
+def binary_by_section(pid, exe):
+    """Resident kB of the binary's file-backed pages, by ELF section: the
+    mappings' present bits from /proc/PID/pagemap, placed by file offset."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    sections = elf_sections(exe)
+    counts = {}
+    with open("/proc/%d/maps" % pid) as maps, open("/proc/%d/pagemap" % pid, "rb") as pagemap:
+        for line in maps:
+            parts = line.split()
+            if len(parts) < 6 or parts[5] != exe: continue
+            start, end = (int(x, 16) for x in parts[0].split("-"))
+            file_offset = int(parts[2], 16)
+            pagemap.seek(start // page * 8)
+            entries = pagemap.read((end - start) // page * 8)
+            for i in range(0, len(entries), 8):
+                entry = int.from_bytes(entries[i:i + 8], "little")
+                if not entry >> 63 & 1: continue  # not present
+                offset = file_offset + i // 8 * page
+                name = next((n for n, o, z in sections if o <= offset < o + z), "(between sections)")
+                if entry >> 62 & 1 == 0 and entry >> 61 & 1 == 0: name += " (anonymous copy)"
+                counts[name] = counts.get(name, 0) + page // 1024
+    return counts
+
+
+def exercise(command, notifications, inspect):
+    """Runs `command` (the daemon's argv up to `run`'s options: the binary,
+    or a tool wrapping it) on the simulated board with the phone and harness
+    endpoints, connects the minimal iPhone, pushes `notifications`, and
+    calls inspect(pid, "connected") after connecting and inspect(pid,
+    "after") at the end, before stopping the daemon with SIGTERM.
+    Returns (seconds, notifications not fetched, the harness state line)."""
     tmp = tempfile.mkdtemp(prefix="wc-rss-")
     phone_path, harness_path = tmp + "/phone.sock", tmp + "/harness.sock"
-    daemon = subprocess.Popen([exe, "run", "--board", "sim", "--phone", "unix:" + phone_path,
-                               "--harness", "unix:" + harness_path, "--log-level", "warning",
-                               "--state-dir", tmp])
+    daemon = subprocess.Popen(command + ["run", "--board", "sim", "--phone", "unix:" + phone_path,
+                                         "--harness", "unix:" + harness_path, "--log-level", "warning",
+                                         "--state-dir", tmp])
     try:
-        for _ in range(400):
+        for _ in range(1200):
             if os.path.exists(harness_path) and os.path.exists(phone_path): break
             if daemon.poll() is not None: sys.exit("the daemon exited with %d" % daemon.returncode)
             time.sleep(0.05)
@@ -106,15 +143,15 @@ def main():
             return hf.readline().decode().rstrip("\n")
 
         phone = CountingPhone(phone_path)
-        phone.serve(10, until=lambda p: p.subscribed == {0x23, 0x28})
+        phone.serve(30, until=lambda p: p.subscribed == {0x23, 0x28})
         if phone.subscribed != {0x23, 0x28}: sys.exit("the watch did not subscribe to ANCS")
         time.sleep(0.5)
-        connected = status(daemon.pid)
+        inspect(daemon.pid, "connected")
 
         started = time.time()
         categories = [0, 4, 6, 7, 2, 5, 9]  # other, social, email, news, missed call, schedule, business
         missing = 0
-        for i in range(args.notifications):
+        for i in range(notifications):
             uid = i + 1
             flags = 0x02 if i % 5 == 0 else 0x00  # every fifth one Important
             phone.notify_source(0, flags, categories[i % len(categories)], uid)
@@ -125,12 +162,30 @@ def main():
         elapsed = time.time() - started
         state = ask("state")
         if daemon.poll() is not None: sys.exit("the daemon exited with %d" % daemon.returncode)
-        after = status(daemon.pid)
-        groups = by_mapping(daemon.pid, exe)
+        inspect(daemon.pid, "after")
     finally:
         if daemon.poll() is None:
             daemon.terminate()
-            daemon.wait(10)
+            daemon.wait(60)
+    return elapsed, missing, state
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("wristcore")
+    ap.add_argument("--notifications", type=int, default=10_000)
+    ap.add_argument("--max-rss-mib", type=float, default=None)
+    args = ap.parse_args()
+
+    exe = os.path.realpath(args.wristcore)
+    seen = {}
+    def inspect(pid, when):
+        seen[when] = status(pid)
+        if when == "after":
+            seen["groups"] = by_mapping(pid, exe)
+            seen["sections"] = binary_by_section(pid, exe)
+    elapsed, missing, state = exercise([exe], args.notifications, inspect)
+    connected, after, groups, sections = seen["connected"], seen["after"], seen["groups"], seen["sections"]
 
     mib = lambda kb: kb / 1024
     print("binary: %s (%.2f MB)" % (exe, os.path.getsize(exe) / 1e6))
@@ -142,6 +197,9 @@ def main():
     print("resident after, by mapping:")
     for name, kb in sorted(groups.items(), key=lambda kv: -kv[1]):
         if kb: print("  %8.2f MiB  %s" % (mib(kb), name))
+    print("the binary's resident pages, by section (a page shared by two sections counts for the first):")
+    for name, kb in sorted(sections.items(), key=lambda kv: -kv[1]):
+        if kb >= 16: print("  %8.2f MiB  %s" % (mib(kb), name))
     rss, hwm = mib(after["VmRSS"]), mib(after["VmHWM"])
     verdict = "within" if max(rss, hwm) <= GOAL_MIB else "ABOVE"
     print("goal: RSS <= %d MiB: %s (VmRSS %.2f MiB, VmHWM %.2f MiB)" % (GOAL_MIB, verdict, rss, hwm))

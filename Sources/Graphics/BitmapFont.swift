@@ -35,7 +35,8 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A bitmap font in WristCore's compiled format, loaded once into one buffer.
+/// A bitmap font in WristCore's compiled format, read in place from its file's
+/// bytes (`FontBytes`: a read-only mapping in the daemon, a copy otherwise).
 ///
 /// File layout (all integers little-endian), written by `wristcore-fonts`:
 ///
@@ -58,8 +59,9 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Lookup is a binary search over the code point table: O(log n), no allocation.
 public final class BitmapFont: @unchecked Sendable {
     // Immutable after init: safe to share between threads.
-    private let base: UnsafeMutableRawPointer
-    private let size: Int
+    private let base: UnsafeRawPointer
+    /// Keeps `base` valid (the mapping or the copy).
+    private let storage: FontBytes
     /// Number of glyphs.
     public let glyphCount: Int
     public let pixelSize: Int
@@ -116,9 +118,9 @@ public final class BitmapFont: @unchecked Sendable {
             name: String(decoding: nameBytes, as: UTF8.self))
     }
 
-    /// Parses and validates a compiled font; copies the bytes once.
-    public init(bytes: UnsafeRawBufferPointer) throws(FontError) {
-        let h = try Self.parse(bytes)
+    /// Parses and validates a compiled font, then reads it in place: no copy.
+    public init(storage: FontBytes) throws(FontError) {
+        let h = try Self.parse(storage.bytes)
         glyphCount = h.glyphCount
         pixelSize = h.pixelSize
         ascent = h.ascent
@@ -128,20 +130,19 @@ public final class BitmapFont: @unchecked Sendable {
         name = h.name
         recordsOffset = Self.headerSize + 4 * h.glyphCount
         bitmapsOffset = Self.headerSize + 12 * h.glyphCount
-        size = bytes.count
-        base = .allocate(byteCount: bytes.count, alignment: 16)
-        base.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        self.storage = storage
+        base = storage.bytes.baseAddress!  // parse checked there are at least 64 bytes
     }
 
-    /// Parses a compiled font from an array.
+    /// Parses and validates a compiled font; copies the bytes once.
+    public convenience init(bytes: UnsafeRawBufferPointer) throws(FontError) {
+        try self.init(storage: FontBytes(copying: bytes))
+    }
+
+    /// Parses a compiled font from an array; copies the bytes once.
     public convenience init(bytes: [UInt8]) throws(FontError) {
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
-        defer { copy.deallocate() }
-        copy.copyBytes(from: bytes)
-        try self.init(bytes: UnsafeRawBufferPointer(rebasing: copy[0..<bytes.count]))
+        try self.init(storage: FontBytes(copying: bytes))
     }
-
-    deinit { base.deallocate() }
 
     /// Ascent + descent: the distance between baselines.
     @inlinable public var lineHeight: Int { ascent + descent }
@@ -194,7 +195,7 @@ public final class BitmapFont: @unchecked Sendable {
     }
 
     /// The raw file bytes.
-    public var fileBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: size) }
+    public var fileBytes: UnsafeRawBufferPointer { storage.bytes }
 }
 
 extension Framebuffer {

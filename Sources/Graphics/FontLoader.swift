@@ -1,9 +1,10 @@
 import HAL
 
 /// Finds the compiled fonts (`*.wcf`) shipped in the repository's `Fonts/`
-/// and parses them. It reads no files itself: `readFile` hands it a file's
-/// bytes (LinuxHAL's `FileBytes.readIfPresent`, passed in by the composition
-/// root and the tests), so Graphics only ever sees bytes.
+/// and parses them. It reads no files itself: `mapFile` hands it a file's
+/// bytes in place (the daemon: LinuxHAL's `MappedFile`, so only the glyph
+/// pages drawn are resident), or `readFile` a copy of them (LinuxHAL's
+/// `FileBytes.readIfPresent`: tests, tools), so Graphics only ever sees bytes.
 ///
 /// Search order (first directory holding the file wins), as `searchPath`
 /// builds it from what the caller read from the process:
@@ -31,13 +32,25 @@ public struct FontLoader {
     /// when it exists but cannot be read.
     public typealias ReadFile = (_ path: String) throws(HALError) -> [UInt8]?
 
+    /// A whole file's bytes held in place (a read-only mapping), nil when
+    /// there is no such file; throws when it exists but cannot be read.
+    public typealias MapFile = (_ path: String) throws(HALError) -> FontBytes?
+
     /// The directories searched, in order.
     public let searchPath: [String]
-    private let readFile: ReadFile
+    private let mapFile: MapFile
 
+    /// Fonts copied from the bytes `readFile` returns.
     public init(searchPath: [String], readFile: @escaping ReadFile) {
         self.searchPath = searchPath
-        self.readFile = readFile
+        self.mapFile = { path throws(HALError) in try readFile(path).map { FontBytes(copying: $0) } }
+    }
+
+    /// Fonts read in place from the bytes `mapFile` holds (no copy). (Its
+    /// own first label, so `FontLoader(searchPath:) { ... }` stays `readFile`.)
+    public init(mappingFrom searchPath: [String], mapFile: @escaping MapFile) {
+        self.searchPath = searchPath
+        self.mapFile = mapFile
     }
 
     /// The environment variable listing extra font directories (colon-separated).
@@ -93,16 +106,21 @@ public struct FontLoader {
 
     /// Parses a font file's bytes; `path` names it in the error.
     public static func parse(_ bytes: [UInt8], path: String) throws(FontError) -> BitmapFont {
+        try parse(FontBytes(copying: bytes), path: path)
+    }
+
+    /// Parses a font file's bytes in place; `path` names it in the error.
+    public static func parse(_ bytes: FontBytes, path: String) throws(FontError) -> BitmapFont {
         do {
-            return try BitmapFont(bytes: bytes)
+            return try BitmapFont(storage: bytes)
         } catch {
             if case .invalid(let reason) = error { throw .invalid(reason: "\(path): \(reason)") }
             throw error
         }
     }
 
-    private func read(_ path: String) throws(FontError) -> [UInt8]? {
-        do { return try readFile(path) } catch { throw .unreadable(path: path, reason: error.reason) }
+    private func read(_ path: String) throws(FontError) -> FontBytes? {
+        do { return try mapFile(path) } catch { throw .unreadable(path: path, reason: error.reason) }
     }
 
     static func parent(_ path: String) -> String {

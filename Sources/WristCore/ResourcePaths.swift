@@ -43,11 +43,21 @@ public enum ResourcePaths {
         return unique(dirs)
     }
 
-    /// Loads the screens' fonts from `fontSearchPath()`.
+    /// Loads the screens' fonts from `fontSearchPath()`, mapped read-only:
+    /// only the pages of the glyphs drawn stay resident (Unifont is 1 MB).
     public static func screenFonts() throws(WristCoreFailure) -> ScreenFonts {
         let path = fontSearchPath()
-        let loader = FontLoader(searchPath: path, readFile: FileBytes.readIfPresent)
-        do { return try ScreenFonts.standard(loader: loader) } catch { throw fontsMissing(error, searched: path) }
+        var mapped: [MappedFile] = []
+        let loader = FontLoader(mappingFrom: path, mapFile: { file throws(HALError) in
+            guard let mapping = try MappedFile.mapIfPresent(file) else { return nil }
+            mapped.append(mapping)
+            return FontBytes(bytes: mapping.bytes, owner: mapping)
+        })
+        let fonts: ScreenFonts
+        do { fonts = try ScreenFonts.standard(loader: loader) } catch { throw fontsMissing(error, searched: path) }
+        // Validation read every table page; from now on only the lookups' and glyphs' pages come back.
+        for mapping in mapped { mapping.releaseResidentPages() }
+        return fonts
     }
 
     /// The failure for fonts that cannot be loaded, with where they were looked for and how to fix it.
@@ -177,6 +187,10 @@ public enum ResourcePaths {
         }
         // Built in a checkout (.build/<triple>/release/wristcore): DemoScenario finds ../../../Scenarios itself.
         if let exe, FileSystem.isRegularFile(parent(parent(parent(parent(exe)))) + "/Scenarios/" + file) { return argument }
+        // make build STATIC=1 (.build/static/<triple>/release/wristcore): one directory deeper.
+        if let exe, case let path = parent(parent(parent(parent(parent(exe))))) + "/Scenarios/" + file, FileSystem.isRegularFile(path) {
+            return path
+        }
         if FileSystem.isRegularFile(installedDataDirectory + "/Scenarios/" + file) { return installedDataDirectory + "/Scenarios/" + file }
         return argument
     }

@@ -51,9 +51,12 @@ enum Golden {
     }
 }
 
-/// The shipped fonts, loaded once for all tests.
+/// The shipped fonts, loaded once for all tests, mapped read-only as the
+/// daemon loads them (ResourcePaths.screenFonts), so the goldens check that path.
 let screenFonts: ScreenFonts = {
-    let loader = FontLoader(searchPath: [FontLoader.packageFontsDirectory], readFile: FileBytes.readIfPresent)
+    let loader = FontLoader(mappingFrom: [FontLoader.packageFontsDirectory], mapFile: { path throws(HALError) in
+        try MappedFile.mapIfPresent(path).map { FontBytes(bytes: $0.bytes, owner: $0) }
+    })
     do { return try ScreenFonts.standard(loader: loader) } catch { fatalError("\(error)") }
 }()
 
