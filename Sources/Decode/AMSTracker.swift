@@ -125,8 +125,7 @@ final class AMSTracker {
 
     /// The link or the capture ended: a value still being read is shown with what arrived.
     func end() -> [DecodedRecord] {
-        let out = read.map { $0.reads > 0 ? finishRead(complete: false) : [] } ?? []
-        read = nil
+        let out = finishRead(complete: false)
         remoteCommand = nil
         registeredEntity = nil
         selected = nil
@@ -136,6 +135,7 @@ final class AMSTracker {
     private func finishRead(complete: Bool) -> [DecodedRecord] {
         guard let r = read else { return [] }
         read = nil
+        guard r.reads > 0 else { return [] }  // asked, never answered: the ATT lines say so
         var record: DecodedRecord
         do {
             record = try AMSDecoding.entityAttributeValue(
