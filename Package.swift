@@ -94,7 +94,7 @@ let package = Package(
                 "BoardConfig", "PhoneServices", "ANCS", "AMS", "Screens", "Graphics", "Display", "Input", "Haptics", "Loop", "HAL",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "HAL"]),
+        .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "AMS", "HAL"]),
 
         // MARK: fonts (BDF -> .wcf compiler; see Fonts/README.md)
         .target(name: "FontCompiler"),
@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "LinuxHAL", "HAL"]),
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
-        .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "HAL"]),
+        .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "AMS", "HAL"]),
         // SimBoard with in-memory sockets: no LinuxHAL in its closure.
         .testTarget(
             name: "SimBoardTests",

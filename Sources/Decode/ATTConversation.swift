@@ -13,6 +13,7 @@ public final class ATTConversation {
     /// Outstanding request per requesting side (nil: direction unknown).
     private var pending: [DecodedRecord.Direction?: ATTDecoding.PendingRequest] = [:]
     private let dataSource = DataSourceTracker()
+    private let ams = AMSTracker()
     /// The Control Point write waiting for its Write Response / Error Response.
     private var controlPointWriteTag: UInt32?
     /// Where the PDU being decoded sits in the capture.
@@ -29,7 +30,7 @@ public final class ATTConversation {
     public func endSession(because reason: String?) -> [DecodedRecord] {
         pending = [:]
         controlPointWriteTag = nil
-        return dataSource.end(because: reason)
+        return ams.end() + dataSource.end(because: reason)
     }
 
     /// True when a Data Source response lacks only optional attributes,
@@ -68,6 +69,8 @@ public final class ATTConversation {
 
         pdu.withUnsafeBytes { bytes in
             guard let decoded = try? ATTPDU.decode(bytes, mtu: Int(UInt16.max)) else { return }
+            // An Entity Attribute value the reader stopped reading ends before this PDU.
+            out.insert(contentsOf: ams.saw(decoded, direction: direction, kind: kind), at: 0)
             learn(from: decoded, answering: answered)
             out += interpret(decoded, answering: answered, direction: direction)
             switch kind {
@@ -80,6 +83,10 @@ public final class ATTConversation {
     }
 
     private func malformed(_ what: String, _ e: DecodeError, _ direction: DecodedRecord.Direction?) -> DecodedRecord {
+        Self.malformedRecord(what, e, direction)
+    }
+
+    static func malformedRecord(_ what: String, _ e: DecodeError, _ direction: DecodedRecord.Direction?) -> DecodedRecord {
         var fields = [DecodeField("error", .string(e.message))]
         if case .byte(let o) = e.location { fields.insert(DecodeField("offset", .int(o)), at: 0) }
         return DecodedRecord(direction: direction, layer: .malformed, type: "malformed", summary: "\(what): \(e)", fields: fields)
@@ -167,6 +174,50 @@ public final class ATTConversation {
             return currentTime(Array(n.value), direction)
         case .readResponse(let r) where request.flatMap { $0.handle }.flatMap(map.valueUUID) == .currentTime:
             return currentTime(Array(r.value), direction)
+        default:
+            return interpretAMS(pdu, answering: request, direction: direction)
+        }
+    }
+
+    /// AMS meaning of values on its identified characteristics.
+    private func interpretAMS(
+        _ pdu: ATTPDU, answering request: ATTDecoding.PendingRequest?, direction: DecodedRecord.Direction?
+    ) -> [DecodedRecord] {
+        func decoded(_ what: String, _ body: () throws(DecodeError) -> DecodedRecord) -> [DecodedRecord] {
+            do { return [stamp(try body(), direction)] } catch { return [malformed("AMS \(what)", error, direction)] }
+        }
+        switch pdu {
+        case .writeRequest(let w) where map.valueUUID(w.handle) == .amsRemoteCommand:
+            return decoded("Remote Command") { () throws(DecodeError) in try ams.remoteCommandWrite(Array(w.value)) }
+        case .writeCommand(let w) where map.valueUUID(w.handle) == .amsRemoteCommand:
+            return decoded("Remote Command") { () throws(DecodeError) in try ams.remoteCommandWrite(Array(w.value)) }
+        case .writeRequest(let w) where map.valueUUID(w.handle) == .amsEntityUpdate:
+            return decoded("Entity Update") { () throws(DecodeError) in try ams.entityUpdateWrite(Array(w.value)) }
+        case .writeCommand(let w) where map.valueUUID(w.handle) == .amsEntityUpdate:
+            return decoded("Entity Update") { () throws(DecodeError) in try ams.entityUpdateWrite(Array(w.value)) }
+        case .writeRequest(let w) where map.valueUUID(w.handle) == .amsEntityAttribute:
+            return decoded("Entity Attribute") { () throws(DecodeError) in try ams.entityAttributeWrite(Array(w.value)) }
+        case .writeCommand(let w) where map.valueUUID(w.handle) == .amsEntityAttribute:
+            return decoded("Entity Attribute") { () throws(DecodeError) in try ams.entityAttributeWrite(Array(w.value)) }
+        case .handleValueNotification(let n) where map.valueUUID(n.handle) == .amsRemoteCommand:
+            return [stamp(ams.remoteCommandNotification(Array(n.value)), direction)]
+        case .handleValueNotification(let n) where map.valueUUID(n.handle) == .amsEntityUpdate:
+            return decoded("Entity Update") { () throws(DecodeError) in try ams.entityUpdateNotification(Array(n.value)) }
+        case .readRequest(let r) where map.valueUUID(r.handle) == .amsEntityAttribute:
+            ams.readRequested(handle: r.handle, offset: 0, requester: direction)
+            return []
+        case .readBlobRequest(let r) where map.valueUUID(r.handle) == .amsEntityAttribute:
+            ams.readRequested(handle: r.handle, offset: Int(r.offset), requester: direction)
+            return []
+        case .readResponse(let r) where request.flatMap { $0.handle }.flatMap(map.valueUUID) == .amsEntityAttribute:
+            return ams.readResponse(Array(r.value), at: position, direction: direction)
+        case .readBlobResponse(let r) where request.flatMap { $0.handle }.flatMap(map.valueUUID) == .amsEntityAttribute:
+            return ams.readResponse(Array(r.value), at: position, direction: direction)
+        case .errorResponse(let e):
+            guard let u = map.valueUUID(e.handle), [.amsRemoteCommand, .amsEntityUpdate, .amsEntityAttribute].contains(u) else {
+                return []
+            }
+            return ams.error(e, on: u, direction: direction)
         default:
             return []
         }

@@ -155,10 +155,15 @@ public enum ATTDecoding {
 
         switch pdu {
         case .errorResponse(let e):
-            summary += " to \(opcodeName(e.requestOpcode)), \(handleText(e.handle, map)): \(e.error)"
+            // 0xA0–0xA2 mean something else on an AMS characteristic than on ANCS's.
+            let amsError = isAMS(e.handle, map) ? AMSNames.error(e.error.rawValue) : nil
+            let errorName = amsError?.name ?? e.error.name
+            let errorText = amsError.map { "\($0.name) (0x\(String(e.error.rawValue, radix: 16, uppercase: true)))" }
+                ?? e.error.description
+            summary += " to \(opcodeName(e.requestOpcode)), \(handleText(e.handle, map)): \(errorText)"
             fields += [DecodeField("request_opcode", .int(e.requestOpcode)), DecodeField("request_name", .string(opcodeName(e.requestOpcode)))]
             fields += handleFields(e.handle, map)
-            fields += [DecodeField("error", .int(e.error.rawValue)), DecodeField("error_name", .string(e.error.name))]
+            fields += [DecodeField("error", .int(e.error.rawValue)), DecodeField("error_name", .string(errorName))]
         case .exchangeMTURequest(let m):
             summary += ": client Rx MTU \(m.clientRxMTU)"
             fields.append(DecodeField("mtu", .int(m.clientRxMTU)))
@@ -305,6 +310,12 @@ public enum ATTDecoding {
     /// `Write Request` → `write_request`.
     static func snake(_ s: String) -> String {
         String(s.lowercased().map { $0 == " " ? "_" : $0 })
+    }
+
+    /// True when discovery says `handle` is an AMS characteristic's value.
+    static func isAMS(_ handle: UInt16, _ map: GATTMap) -> Bool {
+        guard let u = map.valueUUID(handle) else { return false }
+        return u == .amsRemoteCommand || u == .amsEntityUpdate || u == .amsEntityAttribute
     }
 
     static func propertyNames(_ p: UInt8) -> [String] {

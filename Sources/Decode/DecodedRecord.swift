@@ -16,6 +16,8 @@ public struct DecodedRecord: Equatable, Sendable {
     /// The protocol layer a record describes.
     public enum Layer: String, Sendable {
         case hci = "HCI", l2cap = "L2CAP", smp = "SMP", att = "ATT", ancs = "ANCS", cts = "CTS"
+        /// Apple Media Service.
+        case ams = "AMS"
         /// Bytes that could not be decoded (in a capture: the capture goes on).
         case malformed = "MALFORMED"
 

@@ -9,10 +9,11 @@ import WristCore
 struct DecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode ANCS / ATT bytes or a btsnoop capture into readable records.",
+        abstract: "Decode ANCS / AMS / ATT bytes or a btsnoop capture into readable records.",
         discussion: """
             A bench-debugging tool: give it the hex bytes of a Notification Source event, \
-            a Control Point command, Data Source fragments or ATT PDUs, or a capture file, \
+            a Control Point command, Data Source fragments, an Apple Media Service value or ATT \
+            PDUs, or a capture file, \
             and it prints one line per record (--json: one JSON object per line; the \
             fields are listed in docs/decode.md).
 
@@ -24,6 +25,9 @@ struct DecodeCommand: ParsableCommand {
               wristcore decode --as data-source "00 43 00 00 00 01 03 00 4d" "6f 6d"
               wristcore decode --as data-source --request "00 43 00 00 00 01 40 00" \\
                   --fragment "00 43 00 00 00 01 03 00 4d" --fragment "6f 6d"
+              wristcore decode --as entity-update 00 01 00 31 2c 31 2e 30 2c 33 32 2e 34 35 36
+              wristcore decode --as entity-update-command 02 00 01 02 03
+              wristcore decode --as remote-command 02
               wristcore decode --as att 1b 0e 00 00 01 00 01 43 00 00 00
               wristcore decode --pdu "08 01 00 ff ff 03 28" --pdu "09 07 0d 00 10 0e 00 2b 2a"
               sudo btmon -w watch.btsnoop        # on the watch, while it runs
@@ -43,9 +47,19 @@ struct DecodeCommand: ParsableCommand {
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
         case notificationSource = "notification-source", controlPoint = "control-point", dataSource = "data-source", att
+        // Apple Media Service
+        case entityUpdate = "entity-update", entityUpdateCommand = "entity-update-command"
+        case entityAttribute = "entity-attribute", remoteCommand = "remote-command"
+        case remoteCommandNotification = "remote-command-notification"
     }
 
-    @Option(name: .customLong("as"), help: "What the hex bytes are: notification-source, control-point, data-source, att.")
+    @Option(
+        name: .customLong("as"),
+        help: """
+            What the hex bytes are: notification-source, control-point, data-source (ANCS); entity-update (a \
+            notification), entity-update-command (a registration), entity-attribute, remote-command (a write), \
+            remote-command-notification (the supported commands) (AMS); att.
+            """)
     var kind: Kind = .att
 
     @Flag(name: .long, help: "Print one JSON object per record.")
@@ -95,6 +109,16 @@ struct DecodeCommand: ParsableCommand {
                 return
             }
             switch kind {
+            case .entityUpdate:
+                records = [try AMSDecoding.entityUpdate(try bytes(hex.joined(separator: " ")))]
+            case .entityUpdateCommand:
+                records = [try AMSDecoding.entityUpdateCommand(try bytes(hex.joined(separator: " ")))]
+            case .entityAttribute:
+                records = [try AMSDecoding.entityAttributeCommand(try bytes(hex.joined(separator: " ")))]
+            case .remoteCommand:
+                records = [try AMSDecoding.remoteCommand(try bytes(hex.joined(separator: " ")))]
+            case .remoteCommandNotification:
+                records = [AMSDecoding.remoteCommandNotification(try bytes(hex.joined(separator: " ")))]
             case .notificationSource:
                 records = [try ANCSDecoding.notificationSource(try bytes(hex.joined(separator: " ")))]
             case .controlPoint:

@@ -66,6 +66,7 @@ final class PhoneLink {
         var config = SimulatedPhone.Configuration()
         config.deviceName = "VM iPhone"
         config.mtu = options.mtu
+        if let tracks = options.tracks { config.mediaQueue = tracks }
         // As iOS: ANCS answers Insufficient Authentication until the link is encrypted.
         config.requireEncryption = true
         config.preexisting = carriedOver

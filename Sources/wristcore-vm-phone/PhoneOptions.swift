@@ -15,16 +15,21 @@ struct PhoneOptions {
     /// Answer User Confirmation Requests with yes (false: with no).
     var confirmPairing = true
     var mtu = 185
+    /// The media player's queue (AMS); nil: the simulated phone's default.
+    var tracks: [SimulatedTrack]?
 
     static let usage = """
         usage: wristcore-vm-phone [--hci N] [--watch-name NAME] [--script FILE] [--once] [--reject-pairing] [--mtu N]
+               [--track "ARTIST|ALBUM|TITLE|SECONDS"]...
 
         The simulated iPhone on a real (virtual) Bluetooth controller, for the
         real-kernel VM tests (docs/testing-vm.md). As an LE central on hciN it
         scans for the watch by name, connects an L2CAP LE socket on the ATT
         channel (CID 4), confirms pairing, serves an iPhone-like GATT database
         with ANCS (SimulatedPhone) and plays --script once the watch has
-        subscribed to Notification Source. Lines on stdin are more PhoneScript
+        subscribed to Notification Source. It serves the Apple Media Service
+        too: --track (repeat) replaces the player's queue, the first track
+        playing. Lines on stdin are more PhoneScript
         events (add uid=2 ..., remove uid=2, disconnect ...) played at once,
         plus `quit`. Events go to stdout, one per line (see PhoneOutput.swift).
         """
@@ -52,6 +57,13 @@ struct PhoneOptions {
             case "--mtu":
                 guard let v = value(), let n = Int(v), n >= 23, n <= 517 else { return .failure(PhoneFailure("--mtu needs 23-517")) }
                 o.mtu = n
+            case "--track":
+                guard let v = value() else { return .failure(PhoneFailure("--track needs ARTIST|ALBUM|TITLE|SECONDS")) }
+                let parts = v.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+                guard parts.count == 4, !parts[2].isEmpty else {
+                    return .failure(PhoneFailure("--track \(v): give ARTIST|ALBUM|TITLE|SECONDS (4 fields, a title)"))
+                }
+                o.tracks = (o.tracks ?? []) + [SimulatedTrack(artist: parts[0], album: parts[1], title: parts[2], duration: parts[3])]
             case "-h", "--help": return .failure(PhoneFailure(usage))
             default: return .failure(PhoneFailure("unknown argument \(args[i])\n\(usage)"))
             }

@@ -37,6 +37,7 @@ extension SimulatedPhone {
             entityAttributeRead: {
                 let p = phone()
                 let value = p.media.selectedValue(nowMs: p.nowMilliseconds)
+                p.record("ams entity attribute read \(value.count) bytes")
                 return value
             })
     }
