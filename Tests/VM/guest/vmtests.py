@@ -78,7 +78,7 @@ MEDIA_TRACKS = [f"Sufjan Stevens|Illinois|{LONG_TITLE}|405.12", "Daft Punk|Disco
 # branch. Until it is merged, a negative press on the clock does nothing and
 # the AMS test checks the subscription and the truncated read only; set this
 # to True once the watch has the Now Playing screen, so a missing screen fails.
-REQUIRE_NOW_PLAYING = False
+REQUIRE_NOW_PLAYING = True
 
 
 def diag(msg):
@@ -994,6 +994,11 @@ def main():
         expect(read, f"the watch never read Entity Attribute\nphone:\n{phone.tail()}")
         diag(f"AMS: subscribed, Player and Track registered; title sent cut at {cut.group(1)} of {cut.group(2)} bytes, "
              f"then selected and read through Entity Attribute")
+        # The watch's side: the harness state's media object holds the title
+        # read whole (kept up to MediaText's 128 bytes, cut on a character).
+        kept = LONG_TITLE.encode()[:128].decode("utf-8", "ignore")
+        got = wait_until(lambda: (lambda m: m if m and m.get("title") == kept else None)(h.state().get("media")), T_LINK)
+        expect(got, f"the watch's media title is not the whole title (first 128 bytes): {h.state().get('media')}")
 
         ensure_idle()
         Sim.press("BTN_NEGATIVE")
