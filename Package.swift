@@ -158,7 +158,6 @@ let package = Package(
             dependencies: [
                 "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "AMS", "Display", "Graphics",
                 "Input", "Loop", "HAL",
-                "AMS",
                 // The simulated iPhone's tests run it over a real socket pair and loop.
                 "LinuxLoop", "LinuxHAL",
                 .product(name: "Logging", package: "swift-log"),
