@@ -3,7 +3,7 @@ import CommandLineOptions
 /// A `wristcore` command: its declaration (name, help, parameters), built
 /// from the parsed arguments, checked, then run. Registering one is a line
 /// in `Wristcore.commands`.
-protocol WristcoreCommand {
+protocol WristcoreCommand: Sendable {
     /// Parses its arguments and generates its `--help`.
     static var description: CommandDescription { get }
     /// Reads the values; the parser has already checked each one's kind.
