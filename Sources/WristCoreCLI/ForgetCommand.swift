@@ -54,7 +54,7 @@ struct ForgetCommand: WristcoreCommand {
         let modes = (address != nil ? 1 : 0) + (all ? 1 : 0) + (list ? 1 : 0)
         guard modes == 1 else { throw UsageError("give exactly one of --address, --all or --list") }
         if let address, BluetoothAddress(address) == nil {
-            throw UsageError("'\(address)' is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
+            throw UsageError("\(UsageError.quoted(address)) is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
         }
     }
 
