@@ -45,7 +45,6 @@ let package = Package(
         .library(name: "BoardConfig", targets: ["BoardConfig"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
@@ -111,6 +110,8 @@ let package = Package(
             ]),
 
         // MARK: composition root and CLIs
+        // The command-line parser and help pages of `wristcore` (stdlib only: no Foundation in the daemon).
+        .target(name: "CommandLineOptions"),
         .target(
             name: "WristCore",
             dependencies: [
@@ -121,8 +122,7 @@ let package = Package(
         .executableTarget(
             name: "WristCoreCLI",
             dependencies: [
-                "WristCore", "SimBoard", "Decode", "BoardConfig", "Peripheral", "LinuxHAL", "HAL",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WristCore", "SimBoard", "Decode", "BoardConfig", "Peripheral", "LinuxHAL", "HAL", "CommandLineOptions",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The simulated iPhone on a virtual Bluetooth controller, for the real-kernel VM tests (Tests/VM).
@@ -135,6 +135,7 @@ let package = Package(
         .testTarget(name: "ANCSTests", dependencies: ["ANCS", "HAL"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS", "HAL"]),
         .testTarget(name: "ATTCodecTests", dependencies: ["ATTCodec"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(
             name: "GATTTests",
             dependencies: ["GATT", "ATTCodec", "PhoneServices", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The daemon's footprint, from the built binary: its size, the shared
-# libraries it needs (fails when Foundation, FoundationInternationalization or
-# ICU is linked, dynamically or statically), and its memory after 10,000
+# libraries it needs (fails when any Foundation, FoundationEssentials
+# included, or ICU is linked, dynamically or statically), and its memory after 10,000
 # notifications through the simulated board's phone endpoint
 # (Scripts/measure_rss.py: VmRSS, VmHWM, RssAnon, RssFile, and by mapping).
 #
@@ -29,7 +29,7 @@ else
 fi
 
 failed=0
-forbidden='^lib(Foundation|FoundationInternationalization|_FoundationICU|FoundationNetworking|FoundationXML)\.so'
+forbidden='^lib(Foundation|FoundationEssentials|FoundationInternationalization|_FoundationICU|FoundationNetworking|FoundationXML)\.so'
 if grep -Eq "$forbidden" <<< "$needed"; then
     echo "FAIL: links $(grep -E "$forbidden" <<< "$needed" | tr '\n' ' ')(the daemon must not use Foundation)"
     failed=1
@@ -42,8 +42,15 @@ if [ -n "$symbols" ]; then
         echo "FAIL: Foundation or ICU is linked in statically"
         failed=1
     fi
+    # FoundationEssentials too: the command line is parsed by CommandLineOptions
+    # (stdlib only), so nothing in the daemon needs it.
     essentials=$(grep -c '^\$s20FoundationEssentials' <<< "$symbols" || true)
-    [ "$essentials" = 0 ] || echo "note: FoundationEssentials is linked ($essentials symbols; swift-argument-parser imports it for --help JSON)"
+    if [ "$essentials" != 0 ]; then
+        echo "FAIL: FoundationEssentials is linked in statically ($essentials symbols; which module imports it? the daemon needs none)"
+        failed=1
+    else
+        echo "FoundationEssentials: 0 symbols"
+    fi
 else
     echo "note: no symbol table (stripped): static Foundation not checked"
 fi

@@ -1,4 +1,4 @@
-import ArgumentParser
+import CommandLineOptions
 import Decode
 import Glibc
 import HAL
@@ -6,9 +6,9 @@ import LinuxHAL
 import SimBoard
 import WristCore
 
-struct DecodeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "decode",
+struct DecodeCommand: WristcoreCommand {
+    static let description = CommandDescription(
+        name: "decode",
         abstract: "Decode ANCS / AMS / ATT bytes or a btsnoop capture into readable records.",
         discussion: """
             A bench-debugging tool: give it the hex bytes of a Notification Source event, \
@@ -42,10 +42,31 @@ struct DecodeCommand: ParsableCommand {
             PacketLogger .pklg files. Handles are named when the capture contains the \
             GATT discovery (connect after starting btmon). Bad input exits with code 2 \
             and says at which byte (or capture record and file offset) it went wrong.
-            """
+            """,
+        parameters: [
+            .option(
+                "as", valueName: "as", value: .oneOf(Kind.allCases.map(\.rawValue)), default: Kind.att.rawValue,
+                help: """
+                    What the hex bytes are: notification-source, control-point, data-source (ANCS); entity-update (a \
+                    notification), entity-update-command (a registration), entity-attribute, remote-command (a write), \
+                    remote-command-notification (the supported commands) (AMS); att.
+                    """),
+            .flag("json", help: "Print one JSON object per record."),
+            .argument("hex", repeatable: true, help: "Hex bytes. For data-source each argument is one fragment (one GATT notification)."),
+            .option("fragment", valueName: "hex", repeatable: true, help: "A Data Source fragment (repeat for each notification)."),
+            .option("request", valueName: "hex", help: "With --as data-source: the Control Point command the response answers."),
+            .option(
+                "pdu", valueName: "hex", repeatable: true,
+                help: "An ATT PDU of a conversation (repeat, in order): discovery names later handles."),
+            .option("btsnoop", valueName: "file", help: "A capture file: btsnoop (btmon -w) or Apple PacketLogger .pklg."),
+            .option(
+                "captured-on", valueName: "watch|phone", value: .oneOf(CaptureSide.allCases.map(\.rawValue)),
+                default: CaptureSide.watch.rawValue,
+                help: "Where the capture was taken: watch (btmon on the watch) or phone (PacketLogger on the iPhone)."),
+        ] + GlobalOptions.parameters
     )
 
-    enum Kind: String, ExpressibleByArgument, CaseIterable {
+    enum Kind: String, CaseIterable {
         case notificationSource = "notification-source", controlPoint = "control-point", dataSource = "data-source", att
         // Apple Media Service
         case entityUpdate = "entity-update", entityUpdateCommand = "entity-update-command"
@@ -53,50 +74,40 @@ struct DecodeCommand: ParsableCommand {
         case remoteCommandNotification = "remote-command-notification"
     }
 
-    @Option(
-        name: .customLong("as"),
-        help: """
-            What the hex bytes are: notification-source, control-point, data-source (ANCS); entity-update (a \
-            notification), entity-update-command (a registration), entity-attribute, remote-command (a write), \
-            remote-command-notification (the supported commands) (AMS); att.
-            """)
-    var kind: Kind = .att
-
-    @Flag(name: .long, help: "Print one JSON object per record.")
-    var json = false
-
-    @Argument(help: "Hex bytes. For data-source each argument is one fragment (one GATT notification).")
-    var hex: [String] = []
-
-    @Option(name: .long, help: ArgumentHelp("A Data Source fragment (repeat for each notification).", valueName: "hex"))
-    var fragment: [String] = []
-
-    @Option(name: .long, help: ArgumentHelp("With --as data-source: the Control Point command the response answers.", valueName: "hex"))
+    var kind: Kind
+    var json: Bool
+    var hex: [String]
+    var fragment: [String]
     var request: String?
-
-    @Option(name: .long, help: ArgumentHelp("An ATT PDU of a conversation (repeat, in order): discovery names later handles.", valueName: "hex"))
-    var pdu: [String] = []
-
-    @Option(name: .long, help: ArgumentHelp("A capture file: btsnoop (btmon -w) or Apple PacketLogger .pklg.", valueName: "file"))
+    var pdu: [String]
     var btsnoop: String?
+    var capturedOn: CaptureSide
+    var global: GlobalOptions
 
-    @Option(name: .long, help: ArgumentHelp("Where the capture was taken: watch (btmon on the watch) or phone (PacketLogger on the iPhone).", valueName: "watch|phone"))
-    var capturedOn: CaptureSide = .watch
+    init(_ arguments: ParsedArguments) {
+        kind = arguments.choice("as", as: Kind.self)!
+        json = arguments.flag("json")
+        hex = arguments.values("hex")
+        fragment = arguments.values("fragment")
+        request = arguments.value("request")
+        pdu = arguments.values("pdu")
+        btsnoop = arguments.value("btsnoop")
+        capturedOn = arguments.choice("captured-on", as: CaptureSide.self)!
+        global = GlobalOptions(arguments)
+    }
 
-    @OptionGroup var global: GlobalOptions
-
-    func validate() throws {
+    func validate() throws(UsageError) {
         if btsnoop != nil, !hex.isEmpty || !fragment.isEmpty || !pdu.isEmpty || request != nil {
-            throw ValidationError("--btsnoop decodes a file; give no hex bytes, --fragment, --pdu or --request with it")
+            throw UsageError("--btsnoop decodes a file; give no hex bytes, --fragment, --pdu or --request with it")
         }
         if !fragment.isEmpty || request != nil, kind != .dataSource {
-            throw ValidationError("--fragment and --request are for --as data-source")
+            throw UsageError("--fragment and --request are for --as data-source")
         }
         if !pdu.isEmpty, kind != .att || !hex.isEmpty {
-            throw ValidationError("--pdu is for ATT conversations: give the PDUs either as --pdu options or as one hex argument, not both")
+            throw UsageError("--pdu is for ATT conversations: give the PDUs either as --pdu options or as one hex argument, not both")
         }
         if btsnoop == nil, hex.isEmpty, fragment.isEmpty, pdu.isEmpty {
-            throw ValidationError("nothing to decode: give hex bytes (see the examples in --help) or --btsnoop FILE")
+            throw UsageError("nothing to decode: give hex bytes (see the examples in --help) or --btsnoop FILE")
         }
     }
 
@@ -221,5 +232,3 @@ struct DecodeCommand: ParsableCommand {
         return bytes
     }
 }
-
-extension CaptureSide: ExpressibleByArgument {}

@@ -1,13 +1,13 @@
-import ArgumentParser
 import BoardConfig
+import CommandLineOptions
 import HAL
 import Logging
 import Peripheral
 import WristCore
 
-struct DoctorCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "doctor",
+struct DoctorCommand: WristcoreCommand {
+    static let description = CommandDescription(
+        name: "doctor",
         abstract: "Check a board's wiring and the system, and say how to fix each problem.",
         discussion: """
             Validates the board file, then checks: the I2C bus exists and the display \
@@ -21,16 +21,24 @@ struct DoctorCommand: ParsableCommand {
 
             Example:
               wristcore doctor --board Boards/rpi-zero2w.json
-            """
+            """,
+        parameters: [
+            .option("board", valueName: "file|sim", required: true, help: "The board file to check, or 'sim'."),
+            .option(
+                "state-dir", valueName: "dir", default: BondStore.defaultDirectory,
+                help: "The state directory that will hold the Bluetooth bonds."),
+        ] + GlobalOptions.parameters
     )
 
-    @Option(name: .long, help: ArgumentHelp("The board file to check, or 'sim'.", valueName: "file|sim"))
     var board: String
+    var stateDir: String
+    var global: GlobalOptions
 
-    @Option(name: .long, help: ArgumentHelp("The state directory that will hold the Bluetooth bonds.", valueName: "dir"))
-    var stateDir: String = BondStore.defaultDirectory
-
-    @OptionGroup var global: GlobalOptions
+    init(_ arguments: ParsedArguments) {
+        board = arguments.required("board")
+        stateDir = arguments.required("state-dir")
+        global = GlobalOptions(arguments)
+    }
 
     func run() throws {
         global.bootstrapLogging()

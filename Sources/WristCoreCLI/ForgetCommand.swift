@@ -1,13 +1,13 @@
-import ArgumentParser
+import CommandLineOptions
 import HAL
 import LinuxHAL
 import Logging
 import Peripheral
 import WristCore
 
-struct ForgetCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "forget",
+struct ForgetCommand: WristcoreCommand {
+    static let description = CommandDescription(
+        name: "forget",
         abstract: "Forget a paired phone (remove its bond), or all of them.",
         discussion: """
             Removes the phone's keys from the bond store in the state directory and, when \
@@ -22,31 +22,39 @@ struct ForgetCommand: ParsableCommand {
             Examples:
               wristcore forget --all
               wristcore forget --address F0:99:B6:12:34:56
-            """
+            """,
+        parameters: [
+            .option("address", valueName: "AA:BB:CC:DD:EE:FF", help: "The phone's address (as 'wristcore forget --list' prints it)."),
+            .flag("all", help: "Forget every bonded phone."),
+            .flag("list", help: "Only list the bonded phones."),
+            .option("state-dir", valueName: "dir", default: BondStore.defaultDirectory, help: "The state directory holding the bonds."),
+            .option(
+                "hci", valueName: "n", value: .integer(in: 0...0xFFFE), default: "0",
+                help: "The Bluetooth adapter index (hciN) to unpair on."),
+        ] + GlobalOptions.parameters
     )
 
-    @Option(name: .long, help: ArgumentHelp("The phone's address (as 'wristcore forget --list' prints it).", valueName: "AA:BB:CC:DD:EE:FF"))
     var address: String?
+    var all: Bool
+    var list: Bool
+    var stateDir: String
+    var hci: Int
+    var global: GlobalOptions
 
-    @Flag(name: .long, help: "Forget every bonded phone.")
-    var all = false
+    init(_ arguments: ParsedArguments) {
+        address = arguments.value("address")
+        all = arguments.flag("all")
+        list = arguments.flag("list")
+        stateDir = arguments.required("state-dir")
+        hci = arguments.integer("hci")!
+        global = GlobalOptions(arguments)
+    }
 
-    @Flag(name: .long, help: "Only list the bonded phones.")
-    var list = false
-
-    @Option(name: .long, help: ArgumentHelp("The state directory holding the bonds.", valueName: "dir"))
-    var stateDir: String = BondStore.defaultDirectory
-
-    @Option(name: .long, help: ArgumentHelp("The Bluetooth adapter index (hciN) to unpair on.", valueName: "n"))
-    var hci: Int = 0
-
-    @OptionGroup var global: GlobalOptions
-
-    func validate() throws {
+    func validate() throws(UsageError) {
         let modes = (address != nil ? 1 : 0) + (all ? 1 : 0) + (list ? 1 : 0)
-        guard modes == 1 else { throw ValidationError("give exactly one of --address, --all or --list") }
+        guard modes == 1 else { throw UsageError("give exactly one of --address, --all or --list") }
         if let address, BluetoothAddress(address) == nil {
-            throw ValidationError("'\(address)' is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
+            throw UsageError("\(UsageError.quoted(address)) is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
         }
     }
 

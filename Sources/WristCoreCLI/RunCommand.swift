@@ -1,5 +1,5 @@
-import ArgumentParser
 import BoardConfig
+import CommandLineOptions
 import HAL
 import LinuxHAL
 import Logging
@@ -7,9 +7,9 @@ import Peripheral
 import SimBoard
 import WristCore
 
-struct RunCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "run",
+struct RunCommand: WristcoreCommand {
+    static let description = CommandDescription(
+        name: "run",
         abstract: "Run the watch: Bluetooth, display, buttons and motor of a board.",
         discussion: """
             Loads and validates the board file, opens its devices and runs until a \
@@ -31,39 +31,41 @@ struct RunCommand: ParsableCommand {
 
             Board files are described in docs/boards.md. A board file with problems is \
             reported field by field and the exit code is 2.
-            """
+            """,
+        parameters: [
+            .option("board", valueName: "file|sim", required: true, help: "A board file (Boards/<name>.json), or 'sim' for simulated hardware."),
+            .option("duration", valueName: "seconds", value: .number, help: "Stop after this many seconds (for scripted runs)."),
+            .option(
+                "phone", valueName: "unix:path",
+                help: "Simulated board only: listen for phone links (raw ATT over SOCK_SEQPACKET) at unix:PATH."),
+            .option("harness", valueName: "unix:path", help: "Serve the harness line protocol (buttons, motor, screen, store) at unix:PATH."),
+            .option(
+                "state-dir", valueName: "dir",
+                help: "Where Bluetooth bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore)."),
+        ] + GlobalOptions.parameters
     )
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("A board file (Boards/<name>.json), or 'sim' for simulated hardware.", valueName: "file|sim"))
     var board: String
-
-    @Option(name: .long, help: ArgumentHelp("Stop after this many seconds (for scripted runs).", valueName: "seconds"))
     var duration: Double?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Simulated board only: listen for phone links (raw ATT over SOCK_SEQPACKET) at unix:PATH.", valueName: "unix:path"))
     var phone: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Serve the harness line protocol (buttons, motor, screen, store) at unix:PATH.", valueName: "unix:path"))
     var harness: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Where Bluetooth bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore).", valueName: "dir"))
     var stateDir: String?
+    var global: GlobalOptions
 
-    @OptionGroup var global: GlobalOptions
+    init(_ arguments: ParsedArguments) {
+        board = arguments.required("board")
+        duration = arguments.number("duration")
+        phone = arguments.value("phone")
+        harness = arguments.value("harness")
+        stateDir = arguments.value("state-dir")
+        global = GlobalOptions(arguments)
+    }
 
-    func validate() throws {
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
+    func validate() throws(UsageError) {
+        if let duration, !(duration > 0) { throw UsageError("--duration must be a positive number of seconds") }
         for (flag, value) in [("--phone", phone), ("--harness", harness)] {
             if let value, !value.hasPrefix("unix:") || value.count <= 5 {
-                throw ValidationError("\(flag) takes unix:PATH, for example \(flag) unix:/tmp/wristcore\(flag.dropFirst(1)).sock")
+                throw UsageError("\(flag) takes unix:PATH, for example \(flag) unix:/tmp/wristcore\(flag.dropFirst(1)).sock")
             }
         }
     }
@@ -87,9 +89,9 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-struct DemoCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "demo",
+struct DemoCommand: WristcoreCommand {
+    static let description = CommandDescription(
+        name: "demo",
         abstract: "Show WristCore working with no hardware: a simulated iPhone plays a scenario.",
         discussion: """
             The watch runs on simulated hardware; a simulated iPhone plays a scenario \
@@ -116,38 +118,46 @@ struct DemoCommand: ParsableCommand {
               wristcore demo --scenario Scenarios/calls.scenario
 
             Scenario files: docs/demo.md.
-            """
+            """,
+        parameters: [
+            .option("scenario", valueName: "file", help: "A scenario file, or the name of a shipped one (default: default)."),
+            .option("speed", valueName: "factor", value: .number, default: "1.0", help: "Play the scenario this many times faster (0.1-20)."),
+            .option("png", valueName: "dir", help: "Write every frame as a PNG into this directory."),
+            .option(
+                "frames", valueName: "n", value: .integer(in: nil),
+                help: "Render this many frames (100 ms of watch time each) without a terminal, then stop."),
+            .option("board", valueName: "file|sim", default: "sim", help: "A board file whose display geometry to use."),
+            .option("style", valueName: "style", help: "Force a drawing style: blocks, braille or ascii."),
+            .option("duration", valueName: "seconds", value: .number, help: "Stop after this many seconds."),
+        ] + GlobalOptions.parameters
     )
 
-    @Option(name: .long, help: ArgumentHelp("A scenario file, or the name of a shipped one (default: default).", valueName: "file"))
     var scenario: String?
-
-    @Option(name: .long, help: ArgumentHelp("Play the scenario this many times faster (0.1-20).", valueName: "factor"))
-    var speed: Double = 1
-
-    @Option(name: .long, help: ArgumentHelp("Write every frame as a PNG into this directory.", valueName: "dir"))
+    var speed: Double
     var png: String?
-
-    @Option(name: .long, help: ArgumentHelp("Render this many frames (100 ms of watch time each) without a terminal, then stop.", valueName: "n"))
     var frames: Int?
-
-    @Option(name: .long, help: ArgumentHelp("A board file whose display geometry to use (default: sim).", valueName: "file|sim"))
-    var board: String = "sim"
-
-    @Option(name: .long, help: ArgumentHelp("Force a drawing style: blocks, braille or ascii.", valueName: "style"))
+    var board: String
     var style: String?
-
-    @Option(name: .long, help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
     var duration: Double?
+    var global: GlobalOptions
 
-    @OptionGroup var global: GlobalOptions
+    init(_ arguments: ParsedArguments) {
+        scenario = arguments.value("scenario")
+        speed = arguments.number("speed")!
+        png = arguments.value("png")
+        frames = arguments.integer("frames")
+        board = arguments.required("board")
+        style = arguments.value("style")
+        duration = arguments.number("duration")
+        global = GlobalOptions(arguments)
+    }
 
-    func validate() throws {
-        if !(speed >= 0.1 && speed <= 20) { throw ValidationError("--speed must be between 0.1 and 20") }
-        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
+    func validate() throws(UsageError) {
+        if !(speed >= 0.1 && speed <= 20) { throw UsageError("--speed must be between 0.1 and 20") }
+        if let frames, frames < 1 { throw UsageError("--frames must be at least 1") }
+        if let duration, !(duration > 0) { throw UsageError("--duration must be a positive number of seconds") }
         if let style, TerminalPanel.Style(rawValue: style) == nil {
-            throw ValidationError("--style must be one of: \(TerminalPanel.Style.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw UsageError("--style must be one of: \(TerminalPanel.Style.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
 

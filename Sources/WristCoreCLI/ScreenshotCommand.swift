@@ -1,33 +1,41 @@
-import ArgumentParser
+import CommandLineOptions
 import HAL
 import LinuxHAL
 import WristCore
 
-struct ScreenshotCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "screenshot",
+struct ScreenshotCommand: WristcoreCommand {
+    static let description = CommandDescription(
+        name: "screenshot",
         abstract: "Save what a running daemon's screen shows, as PNG or PBM.",
         discussion: """
-            Asks a running 'wristcore run ... --harness unix:PATH' for a snapshot of its \\
-            panel (on the simulated board, decoded from the bytes the display driver sent; \\
+            Asks a running 'wristcore run ... --harness unix:PATH' for a snapshot of its \
+            panel (on the simulated board, decoded from the bytes the display driver sent; \
             on a real board, the framebuffer) and writes it to a file.
 
             Examples:
               wristcore run --board sim --harness unix:/tmp/wc.sock &
               wristcore screenshot --harness unix:/tmp/wc.sock --output watch.png
               wristcore screenshot --harness unix:/tmp/wc.sock --output watch.pbm
-            """
+            """,
+        parameters: [
+            .option("harness", valueName: "unix:path", required: true, help: "The daemon's harness endpoint."),
+            .option(
+                "output", short: "o", valueName: "file", required: true,
+                help: "The file to write; .pbm writes a plain PBM, anything else a PNG."),
+        ]
     )
 
-    @Option(name: .long, help: ArgumentHelp("The daemon's harness endpoint.", valueName: "unix:path"))
     var harness: String
-
-    @Option(name: [.short, .long], help: ArgumentHelp("The file to write; .pbm writes a plain PBM, anything else a PNG.", valueName: "file"))
     var output: String
 
-    func validate() throws {
+    init(_ arguments: ParsedArguments) {
+        harness = arguments.required("harness")
+        output = arguments.required("output")
+    }
+
+    func validate() throws(UsageError) {
         if !harness.hasPrefix("unix:") || harness.count <= 5 {
-            throw ValidationError("--harness takes unix:PATH, the same as given to 'wristcore run --harness'")
+            throw UsageError("--harness takes unix:PATH, the same as given to 'wristcore run --harness'")
         }
     }
 

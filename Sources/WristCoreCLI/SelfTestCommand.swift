@@ -1,12 +1,12 @@
-import ArgumentParser
+import CommandLineOptions
 import Glibc
 import HAL
 import Logging
 import WristCore
 
-struct SelfTestCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "selftest",
+struct SelfTestCommand: WristcoreCommand {
+    static let description = CommandDescription(
+        name: "selftest",
         abstract: "Test a board's display, buttons and motor step by step, with the wearer (workshops).",
         discussion: """
             Interactive (the default), on the watch's OLED and in this terminal:
@@ -35,31 +35,39 @@ struct SelfTestCommand: ParsableCommand {
               wristcore selftest --board sim --harness unix:/tmp/wc-harness.sock --timeout 30
 
             Details and an example session: docs/selftest.md.
-            """
+            """,
+        parameters: [
+            .option("board", valueName: "file|sim", required: true, help: "The board file to test, or 'sim' for the simulated board."),
+            .flag("quick", help: "Check without a person: devices open, display drawn, button levels read, motor pulsed."),
+            .option(
+                "timeout", valueName: "seconds", value: .number, default: "15.0",
+                help: "Seconds each step waits for a press or an answer (1-600)."),
+            .option(
+                "harness", valueName: "unix:path",
+                help: "Serve the harness line protocol (press buttons, snapshot the panel, state) at unix:PATH."),
+        ] + GlobalOptions.parameters
     )
 
-    @Option(name: .long, help: ArgumentHelp("The board file to test, or 'sim' for the simulated board.", valueName: "file|sim"))
     var board: String
-
-    @Flag(name: .long, help: "Check without a person: devices open, display drawn, button levels read, motor pulsed.")
-    var quick = false
-
-    @Option(name: .long, help: ArgumentHelp("Seconds each step waits for a press or an answer (1-600).", valueName: "seconds"))
-    var timeout: Double = 15
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Serve the harness line protocol (press buttons, snapshot the panel, state) at unix:PATH.", valueName: "unix:path"))
+    var quick: Bool
+    var timeout: Double
     var harness: String?
+    var global: GlobalOptions
 
-    @OptionGroup var global: GlobalOptions
+    init(_ arguments: ParsedArguments) {
+        board = arguments.required("board")
+        quick = arguments.flag("quick")
+        timeout = arguments.number("timeout")!
+        harness = arguments.value("harness")
+        global = GlobalOptions(arguments)
+    }
 
-    func validate() throws {
+    func validate() throws(UsageError) {
         if !SelfTestOptions.timeoutRange.contains(timeout) {
-            throw ValidationError("--timeout must be between 1 and 600 seconds, not \(timeout)")
+            throw UsageError("--timeout must be between 1 and 600 seconds, not \(timeout)")
         }
         if let harness, !harness.hasPrefix("unix:") || harness.count <= 5 {
-            throw ValidationError("--harness takes unix:PATH, for example --harness unix:/tmp/wristcore-harness.sock")
+            throw UsageError("--harness takes unix:PATH, for example --harness unix:/tmp/wristcore-harness.sock")
         }
     }
 

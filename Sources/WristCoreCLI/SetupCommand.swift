@@ -1,5 +1,5 @@
-import ArgumentParser
 import BoardConfig
+import CommandLineOptions
 import Glibc
 import HAL
 import WristCore
@@ -8,9 +8,9 @@ import WristCore
 /// with. Validates the board file with the same loader `run` uses, then
 /// copies it (comments and all) to /etc/wristcore/board.json, the file
 /// wristcore.service needs before it starts (ConditionPathExists=).
-struct SetupCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "setup",
+struct SetupCommand: WristcoreCommand {
+    static let description = CommandDescription(
+        name: "setup",
         abstract: "Choose this watch's board: validate a board file and install it as /etc/wristcore/board.json.",
         discussion: """
             --board takes the name of a shipped board (rpi-zero2w, rpi5, orangepi-zero3... \
@@ -24,22 +24,28 @@ struct SetupCommand: ParsableCommand {
               sudo wristcore setup --board rpi-zero2w
               sudo wristcore setup --board ./my-board.json
               wristcore setup --list
-            """
+            """,
+        parameters: [
+            .option("board", valueName: "name|file", help: "A shipped board's name, or a board file."),
+            .flag("list", help: "List the shipped boards and exit."),
+            .option("to", valueName: "file", default: ResourcePaths.configuredBoard, help: "Where to install the board file."),
+        ] + GlobalOptions.parameters
     )
 
-    @Option(name: .long, help: ArgumentHelp("A shipped board's name, or a board file.", valueName: "name|file"))
     var board: String?
+    var list: Bool
+    var to: String
+    var global: GlobalOptions
 
-    @Flag(name: .long, help: "List the shipped boards and exit.")
-    var list = false
+    init(_ arguments: ParsedArguments) {
+        board = arguments.value("board")
+        list = arguments.flag("list")
+        to = arguments.required("to")
+        global = GlobalOptions(arguments)
+    }
 
-    @Option(name: .long, help: ArgumentHelp("Where to install the board file.", valueName: "file"))
-    var to: String = ResourcePaths.configuredBoard
-
-    @OptionGroup var global: GlobalOptions
-
-    func validate() throws {
-        if list == (board != nil) { throw ValidationError("give --board NAME|FILE (or --list to see the shipped boards)") }
+    func validate() throws(UsageError) {
+        if list == (board != nil) { throw UsageError("give --board NAME|FILE (or --list to see the shipped boards)") }
     }
 
     func run() throws {

@@ -1,5 +1,5 @@
-import ArgumentParser
 import BoardConfig
+import CommandLineOptions
 import Glibc
 import HAL
 import LinuxHAL
@@ -8,9 +8,22 @@ import WristCore
 
 /// `wristcore`: the watch daemon and its bench tools.
 @main
-struct Wristcore: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "wristcore",
+enum Wristcore {
+    /// Every command, in the order `wristcore --help` lists them.
+    static let commands: [any WristcoreCommand.Type] = [
+        RunCommand.self,
+        DemoCommand.self,
+        DoctorCommand.self,
+        SetupCommand.self,
+        DecodeCommand.self,
+        ForgetCommand.self,
+        ScreenshotCommand.self,
+        MotorOffCommand.self,
+        SelfTestCommand.self,
+    ]
+
+    static let tool = ToolDescription(
+        name: "wristcore",
         abstract: "The core of a DIY smartwatch on a Linux single-board computer.",
         discussion: """
             WristCore receives iPhone notifications over Bluetooth LE (Apple Notification \
@@ -25,15 +38,32 @@ struct Wristcore: ParsableCommand {
             Documentation: README.md and docs/ in the source tree.
             """,
         version: "wristcore \(WristCoreVersion.string)",
-        subcommands: [RunCommand.self, DemoCommand.self, DoctorCommand.self, SetupCommand.self, DecodeCommand.self, ForgetCommand.self, ScreenshotCommand.self, MotorOffCommand.self, SelfTestCommand.self]
-    )
+        commands: commands.map { $0.description })
 
-    /// Parses, runs, and maps every outcome to WristCore's exit codes
-    /// (ArgumentParser would use 64 for usage errors; we promise 2).
+    /// Parses, runs, and maps every outcome to WristCore's exit codes:
+    /// help and version on standard output (0), a usage error as one line
+    /// on standard error (2).
     static func main() {
         ProcessSignals.ignoreBrokenPipe()
+        let command: any WristcoreCommand
+        do throws(UsageError) {
+            switch try tool.parse(CommandLine.arguments.dropFirst()) {
+            case .help(let name):
+                print(tool.help(command: name, width: HelpWidth.columns))
+                Glibc.exit(WristCoreExit.ok)
+            case .version:
+                print(tool.version)
+                Glibc.exit(WristCoreExit.ok)
+            case .run(let arguments):
+                let type = commands.first { $0.description.name == arguments.command.name }!
+                command = type.init(arguments)
+                do { try command.validate() } catch { throw UsageError(error.message, command: arguments.command.name) }
+            }
+        } catch {
+            FileHandleStandardError.write(error.line(tool: tool.name) + "\n")
+            Glibc.exit(WristCoreExit.usageOrConfiguration)
+        }
         do {
-            var command = try parseAsRoot()
             try command.run()
             Glibc.exit(WristCoreExit.ok)
         } catch let failure as WristCoreFailure {
@@ -43,26 +73,26 @@ struct Wristcore: ParsableCommand {
             FileHandleStandardError.write("wristcore: the board file has problems:\n\(error)\n")
             Glibc.exit(WristCoreExit.usageOrConfiguration)
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Glibc.exit(WristCoreExit.ok)
-            }
-            FileHandleStandardError.write(fullMessage(for: error) + "\n")
-            let isUsage = code == .validationFailure || error is ValidationError
-            Glibc.exit(isUsage ? WristCoreExit.usageOrConfiguration : WristCoreExit.runtimeFailure)
+            FileHandleStandardError.write("wristcore: \(error)\n")
+            Glibc.exit(WristCoreExit.runtimeFailure)
         }
     }
 }
 
 /// Options every subcommand takes.
-struct GlobalOptions: ParsableArguments {
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "How much to log to standard error: trace, debug, info, notice, warning, error, critical.",
-            valueName: "level"))
-    var logLevel: Logger.Level = .info
+struct GlobalOptions {
+    static let parameters: [Parameter] = [
+        .option(
+            "log-level", valueName: "level", value: .oneOf(Logger.Level.allCases.map(\.rawValue)),
+            default: Logger.Level.info.rawValue,
+            help: "How much to log to standard error: trace, debug, info, notice, warning, error, critical.")
+    ]
+
+    var logLevel: Logger.Level
+
+    init(_ arguments: ParsedArguments) {
+        logLevel = arguments.choice("log-level", as: Logger.Level.self)!
+    }
 
     /// Sets up swift-log once for the process.
     func bootstrapLogging() {
@@ -75,7 +105,15 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-extension Logger.Level: @retroactive ExpressibleByArgument {}
+/// The width help pages are wrapped to: $COLUMNS, else the terminal's, else 80.
+enum HelpWidth {
+    static var columns: Int {
+        if let text = getenv("COLUMNS"), let n = Int(String(cString: text)) { return n }
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+}
 
 enum FileHandleStandardError {
     static func write(_ text: String) {
