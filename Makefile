@@ -40,6 +40,8 @@ STATIC_FLAGS := --scratch-path .build/static --static-swift-stdlib \
 	-Xswiftc -static-executable -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/Scripts/wristcore.order -Xlinker --no-warn-symbol-ordering
 build: deps
+	@# SwiftPM does not relink when only the order file changed: drop the old link.
+	$(if $(STATIC),@for f in .build/static/*/release/wristcore; do [ ! -e "$$f" ] || [ Scripts/wristcore.order -ot "$$f" ] || rm -f "$$f"; done)
 	$(SWIFT) build -c release --product wristcore $(if $(STATIC),$(STATIC_FLAGS))
 
 demo: deps

@@ -27,7 +27,7 @@ extension ScreenRenderer {
             (titleTop, titleLines, artistBaseline, progressBaseline, bandTop) = (21, 2, 55, height, 11)
             drawStatusBar(status, into: fb)
             if content.notice == nil {
-                media.playerName.withUTF8 { name in
+                _ = media.playerName.withUTF8 { name in
                     line(fb, name, fonts.small, x: 0, baseline: 19, maxWidth: width, alignment: .center)
                 }
             }
@@ -38,7 +38,7 @@ extension ScreenRenderer {
             line(fb, notice.text, fonts.small, x: 0, baseline: bandTop + 8, maxWidth: width, alignment: .center, ink: .off)
         }
         if content.notice == nil || !isCompact {
-            media.artist.withUTF8 { artist in
+            _ = media.artist.withUTF8 { artist in
                 line(fb, artist, fonts.small, x: 0, baseline: artistBaseline, maxWidth: width, alignment: .center)
             }
         }

@@ -67,8 +67,6 @@ extension WatchModel {
         case (.negative, _), (.back, _):
             mediaNotice = nil
             screen = isPhoneConnected ? .idleClock : .waitingForPhone
-        default:
-            break
         }
     }
 
