@@ -111,7 +111,7 @@ let package = Package(
 
         // MARK: composition root and CLIs
         // The command-line parser and help pages of `wristcore` (stdlib only: no Foundation in the daemon).
-        .target(name: "CommandLineOptions"),
+        .target(name: "CommandLineOptions", dependencies: ["HAL"]),
         .target(
             name: "WristCore",
             dependencies: [

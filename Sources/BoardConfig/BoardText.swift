@@ -1,3 +1,5 @@
+import HAL
+
 /// How board-file text is echoed in error messages: escaped the way JSON
 /// writes it, so a value can neither cut stderr (a NUL ends a C string),
 /// nor break the one-problem-per-line output (a newline), nor drive the
@@ -26,21 +28,9 @@ public enum BoardText {
         return out
     }
 
-    static func isControl(_ s: Unicode.Scalar) -> Bool {
-        s.value < 0x20 || (0x7F...0x9F).contains(s.value)
-    }
+    static func isControl(_ s: Unicode.Scalar) -> Bool { EscapedText.isControl(s) }
 
     static func append(_ scalar: Unicode.Scalar, to out: inout String, quote: Bool) {
-        switch scalar {
-        case "\"" where quote: out += "\\\""
-        case "\\" where quote: out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where isControl(scalar):
-            let h = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-        default: out.unicodeScalars.append(scalar)
-        }
+        EscapedText.append(scalar, to: &out, style: .json, quote: quote, backslash: quote)
     }
 }

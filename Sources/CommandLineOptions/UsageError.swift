@@ -1,3 +1,5 @@
+import HAL
+
 /// A command line that cannot be run: an unknown option or command, a
 /// missing or bad value, a missing required option, an argument too many,
 /// or a command's own check of its options. Shown as one line on standard
@@ -22,18 +24,6 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A value the user typed, quoted, with control characters escaped
     /// (`\n`, `\u{1b}`): it can neither end the error line nor drive the terminal.
     public static func quoted(_ value: String) -> String {
-        var out = "'"
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "'"
+        "'" + EscapedText.escaped(value, style: .swift, quote: false, backslash: true) + "'"
     }
 }

@@ -1,4 +1,5 @@
 import ATTCodec
+import HAL
 /// One line of `wristcore decode` output: an ATT PDU, an ANCS message, an
 /// HCI / L2CAP event worth seeing, or a malformed packet. Pure data: the
 /// decoders return these, `textLine` and `jsonLine` format them.
@@ -130,19 +131,7 @@ public indirect enum DecodeValue: Equatable, Sendable {
 
     public static func writeString(_ s: String, to out: inout String) {
         out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):  // C1 too: lines may reach a terminal
-                let h = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
+        for scalar in s.unicodeScalars { EscapedText.append(scalar, to: &out, style: .json, quote: true, backslash: true) }
         out += "\""
     }
 }

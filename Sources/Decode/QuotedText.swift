@@ -1,3 +1,5 @@
+import HAL
+
 /// How text from outside (phone values, file names, hex the user typed) is
 /// shown: control characters escaped, so a value can neither end the line
 /// nor drive the terminal (ESC sequences, C1 controls).
@@ -15,19 +17,6 @@ public enum QuotedText {
     /// `s` with `\n`, `\r`, `\t`, `\\` and every other C0, DEL or C1
     /// control as `\u{1b}`; with `quote`, `"` as `\"` too.
     public static func escaped(_ s: String, quote: Bool = false) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"" where quote: out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        EscapedText.escaped(s, style: .swift, quote: quote, backslash: true)
     }
 }
