@@ -17,13 +17,7 @@ public enum FileBytes {
     /// path component that is not a directory). Throws when it exists but
     /// cannot be read (permissions, a directory, I/O).
     public static func readIfPresent(_ path: String) throws(HALError) -> [UInt8]? {
-        var raw: Int32
-        repeat { raw = Glibc.open(path, O_RDONLY | O_CLOEXEC) } while raw < 0 && Errno.current == .interrupted
-        if raw < 0 {
-            let e = Errno.current
-            if e == .noEntry || e == Errno(ENOTDIR) { return nil }
-            throw e.halError("open \(path)")
-        }
+        guard let raw = try openIfPresent(path) else { return nil }
         defer { _ = Glibc.close(raw) }
         var status = stat()
         var bytes: [UInt8] = []
@@ -59,5 +53,19 @@ public enum FileBytes {
                 throw Errno.current.halError("write \(path)")
             }
         }
+    }
+
+    /// `open(path, O_RDONLY)` (retried on EINTR), or nil when there is no
+    /// such file (ENOENT, or a path component that is not a directory).
+    /// The caller closes the descriptor.
+    static func openIfPresent(_ path: String) throws(HALError) -> Int32? {
+        var raw: Int32
+        repeat { raw = Glibc.open(path, O_RDONLY | O_CLOEXEC) } while raw < 0 && Errno.current == .interrupted
+        if raw < 0 {
+            let e = Errno.current
+            if e == .noEntry || e == Errno(ENOTDIR) { return nil }
+            throw e.halError("open \(path)")
+        }
+        return raw
     }
 }

@@ -23,13 +23,7 @@ public final class MappedFile: @unchecked Sendable {
     /// path component that is not a directory). Throws when it exists but
     /// cannot be opened or mapped (permissions, a directory, I/O).
     public static func mapIfPresent(_ path: String) throws(HALError) -> MappedFile? {
-        var raw: Int32
-        repeat { raw = Glibc.open(path, O_RDONLY | O_CLOEXEC) } while raw < 0 && Errno.current == .interrupted
-        if raw < 0 {
-            let e = Errno.current
-            if e == .noEntry || e == Errno(ENOTDIR) { return nil }
-            throw e.halError("open \(path)")
-        }
+        guard let raw = try FileBytes.openIfPresent(path) else { return nil }
         // The mapping keeps the file; the descriptor is not needed after mmap.
         defer { _ = Glibc.close(raw) }
         var status = stat()
