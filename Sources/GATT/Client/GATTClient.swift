@@ -125,42 +125,21 @@ public final class GATTClient {
         try bearer.send(unacknowledged: ATTWriteCommand(handle: handle, value: value))
     }
 
-    /// Reads a value, following with Read Blob while it fills the PDU (up to 512 bytes).
+    /// Reads a value, following with Read Blob while it fills the PDU (up to
+    /// 512 bytes). Allocates a procedure per call: for one-off reads
+    /// (`LongReadProcedure` reads again and again without allocating).
     public func read(handle: UInt16, completion: @escaping (Result<[UInt8], GATTError>) -> Void) {
-        var collected: [UInt8] = []
-        func step(offset: Int) {
-            let handler: ATTResponseHandler = { [weak self] outcome in
-                guard let self else { return }
-                switch outcome {
-                case .response(.readResponse(let r)):
-                    collected += r.value
-                case .response(.readBlobResponse(let r)):
-                    collected += r.value
-                case .error(let e) where offset > 0 && (e.error == .attributeNotLong || e.error == .invalidOffset):
-                    return completion(.success(collected))
-                default:
-                    let error = GATTError(outcome) ?? .invalidResponse("unexpected response to read")
-                    self.noteOutOfSync(error)
-                    return completion(.failure(error))
-                }
-                let full = self.bearer.mtu - 1
-                if collected.count - offset == full && collected.count < ATT.maximumAttributeValueLength {
-                    step(offset: collected.count)
-                } else {
-                    completion(.success(collected))
-                }
-            }
-            do {
-                if offset == 0 {
-                    try bearer.send(request: ATTReadRequest(handle: handle), handler: handler)
-                } else {
-                    try bearer.send(request: ATTReadBlobRequest(handle: handle, offset: UInt16(offset)), handler: handler)
-                }
-            } catch {
-                completion(.failure(.bearer(error)))
-            }
+        var procedure: LongReadProcedure?
+        procedure = LongReadProcedure(client: self) { result in
+            completion(result.map { Array($0) })
+            procedure = nil  // the read is over: let it go
         }
-        step(offset: 0)
+        do throws(ATTBearerError) {
+            try procedure!.start(handle: handle)
+        } catch {
+            procedure = nil
+            completion(.failure(.bearer(error)))
+        }
     }
 
     /// Enables notifications (or indications) of `characteristic`, routing them
@@ -216,7 +195,7 @@ public final class GATTClient {
         runDiscovery(range: search, includeGATT: removedGATT || serviceChangedHandle == nil, initial: false)
     }
 
-    private func noteOutOfSync(_ error: GATTError?) {
+    func noteOutOfSync(_ error: GATTError?) {
         if case .att(.databaseOutOfSync, _) = error { serviceChanged(.all) }
     }
 

@@ -12,9 +12,9 @@ import Loop
 /// attributes. Entity Attribute writes and reads, Remote Command writes and
 /// the registrations go out as Write Requests with handlers made once here;
 /// the read of a truncated value (Read, then Read Blob while a response
-/// fills the PDU) lands in a fixed buffer. AMS going away (Service Changed)
-/// or the link closing ends the client's session: `MediaState` is reset and
-/// `.unavailable` reported. Nothing on the update and command paths allocates.
+/// fills the PDU: `LongReadProcedure`) lands in fixed storage. AMS going
+/// away (Service Changed) or the link closing ends the client's session:
+/// `MediaState` is reset and `.unavailable` reported. Nothing on the update and command paths allocates.
 public final class MediaSession: AMSClientSink {
     public let client: AMSClient
     /// Called for every media event (set once).
@@ -33,19 +33,14 @@ public final class MediaSession: AMSClientSink {
     private var entityUpdateRoute: ((UnsafeRawBufferPointer) -> Void)!
     private var entityUpdateWritten: ATTResponseHandler!
     private var entityAttributeWritten: ATTResponseHandler!
-    private var entityAttributeReadStep: ATTResponseHandler!
     private var remoteCommandWritten: ATTResponseHandler!
-
-    /// The Entity Attribute value being read.
-    private let readBuffer: UnsafeMutableRawBufferPointer
-    private var readCount = 0
-    private var readLimit = 0
+    /// Reads the Entity Attribute value (Read, then Read Blob) into fixed storage.
+    private var entityAttributeRead: LongReadProcedure!
 
     init(gatt: GATTClient, loop: EventLoop) {
         self.gatt = gatt
         self.loop = loop
         client = AMSClient()
-        readBuffer = .allocate(byteCount: ATT.maximumAttributeValueLength, alignment: 1)
         client.sink = self
         remoteCommandRoute = { [unowned self] value in self.client.remoteCommandReceived(value, now: self.loop.now) }
         entityUpdateRoute = { [unowned self] value in self.client.entityUpdateReceived(value, now: self.loop.now) }
@@ -55,7 +50,10 @@ public final class MediaSession: AMSClientSink {
         entityAttributeWritten = { [unowned self] outcome in
             self.client.entityAttributeWritten(attErrorCode: Self.errorCode(outcome), now: self.loop.now)
         }
-        entityAttributeReadStep = { [unowned self] outcome in self.readStep(outcome) }
+        entityAttributeRead = LongReadProcedure(client: gatt) { [unowned self] result in
+            guard case .success(let value) = result else { return self.client.entityAttributeRead(nil, now: self.loop.now) }
+            self.client.entityAttributeRead(value, now: self.loop.now)
+        }
         remoteCommandWritten = { [unowned self] outcome in
             var code: UInt8?
             var failed = false
@@ -67,8 +65,6 @@ public final class MediaSession: AMSClientSink {
             self.client.remoteCommandWritten(attErrorCode: code, failed: failed, now: self.loop.now)
         }
     }
-
-    deinit { readBuffer.deallocate() }
 
     /// What the phone's player is doing.
     public var state: MediaState { client.state }
@@ -110,7 +106,6 @@ public final class MediaSession: AMSClientSink {
         remoteCommandHandle = 0
         entityUpdateHandle = 0
         entityAttributeHandle = 0
-        readCount = 0
         client.sessionEnded()
     }
 
@@ -129,11 +124,9 @@ public final class MediaSession: AMSClientSink {
     }
 
     public func amsReadEntityAttribute(limit: Int) -> Bool {
-        guard entityAttributeHandle != 0, !gatt.bearer.isClosed else { return false }
-        readCount = 0
-        readLimit = min(limit, readBuffer.count)
+        guard entityAttributeHandle != 0 else { return false }
         do throws(ATTBearerError) {
-            try gatt.bearer.send(request: ATTReadRequest(handle: entityAttributeHandle), handler: entityAttributeReadStep)
+            try entityAttributeRead.start(handle: entityAttributeHandle, limit: limit)
             return true
         } catch { return false }
     }
@@ -146,40 +139,6 @@ public final class MediaSession: AMSClientSink {
             try gatt.write(handle: handle, value: value, then: handler)
             return true
         } catch { return false }
-    }
-
-    /// One Read / Read Blob response of the Entity Attribute value: keep it,
-    /// and ask for more while the response filled the PDU (ATT_MTU − 1
-    /// bytes) and the client wants more.
-    private func readStep(_ outcome: ATTRequestOutcome) {
-        let part: UnsafeRawBufferPointer
-        switch outcome {
-        case .response(.readResponse(let r)): part = r.value
-        case .response(.readBlobResponse(let r)): part = r.value
-        case .error(let e) where readCount > 0 && (e.error == .attributeNotLong || e.error == .invalidOffset):
-            return readFinished(ok: true)
-        default:
-            return readFinished(ok: false)
-        }
-        let n = min(part.count, readBuffer.count - readCount)
-        if n > 0 {
-            UnsafeMutableRawBufferPointer(rebasing: readBuffer[readCount..<(readCount + n)])
-                .copyMemory(from: UnsafeRawBufferPointer(rebasing: part[0..<n]))
-        }
-        readCount += n
-        guard part.count == gatt.bearer.mtu - 1, readCount < readLimit, !gatt.bearer.isClosed else {
-            return readFinished(ok: true)
-        }
-        do throws(ATTBearerError) {
-            try gatt.bearer.send(
-                request: ATTReadBlobRequest(handle: entityAttributeHandle, offset: UInt16(readCount)),
-                handler: entityAttributeReadStep)
-        } catch { readFinished(ok: false) }
-    }
-
-    private func readFinished(ok: Bool) {
-        let value = UnsafeRawBufferPointer(rebasing: readBuffer[0..<readCount])
-        client.entityAttributeRead(ok ? value : nil, now: loop.now)
     }
 
     private static func errorCode(_ outcome: ATTRequestOutcome) -> UInt8? {
