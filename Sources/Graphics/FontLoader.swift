@@ -61,7 +61,7 @@ public struct FontLoader {
     static let packageSourceFile: String = #filePath
 
     /// The package's own `Fonts/` (Sources/Graphics/FontLoader.swift -> <package>/Fonts).
-    public static var packageFontsDirectory: String { parent(parent(parent(packageSourceFile))) + "/Fonts" }
+    public static var packageFontsDirectory: String { PathText.parent(packageSourceFile, levels: 3) + "/Fonts" }
 
     /// The directories to search, in order, from what the caller read from
     /// the process: `fontsVariable` is `$WRISTCORE_FONTS`.
@@ -76,10 +76,10 @@ public struct FontLoader {
             dirs += list.split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }
         if let exe = executablePath {
-            dirs.append(parent(parent(exe)) + "/share/wristcore/fonts")
+            dirs.append(PathText.parent(exe, levels: 2) + "/share/wristcore/fonts")
         }
         dirs.append((currentDirectory ?? ".") + "/Fonts")
-        dirs.append(parent(parent(parent(sourceFile ?? packageSourceFile))) + "/Fonts")
+        dirs.append(PathText.parent(sourceFile ?? packageSourceFile, levels: 3) + "/Fonts")
         var seen = Set<String>()
         return dirs.filter { seen.insert($0).inserted }
     }
@@ -121,13 +121,5 @@ public struct FontLoader {
 
     private func read(_ path: String) throws(FontError) -> FontBytes? {
         do { return try mapFile(path) } catch { throw .unreadable(path: path, reason: error.reason) }
-    }
-
-    static func parent(_ path: String) -> String {
-        var p = path
-        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
-        guard let slash = p.lastIndex(of: "/") else { return "." }
-        if slash == p.startIndex { return "/" }
-        return String(p[..<slash])
     }
 }

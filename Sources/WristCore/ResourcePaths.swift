@@ -87,7 +87,7 @@ public enum ResourcePaths {
         }
         dirs.append((currentDirectory ?? CurrentProcess.currentDirectory ?? ".") + "/Boards")
         // Sources/WristCore/ResourcePaths.swift -> <package>/Boards
-        dirs.append(parent(parent(parent(packageSourceFile))) + "/Boards")
+        dirs.append(PathText.parent(packageSourceFile, levels: 3) + "/Boards")
         dirs.append(installedDataDirectory + "/Boards")
         return unique(dirs)
     }
@@ -139,7 +139,7 @@ public enum ResourcePaths {
     public static func boardMissing(_ argument: String) -> BoardError {
         let boards = shippedBoards()
         let names = boards.map(\.name).filter { $0 != BoardLoader.simulatedBoardName }
-        let dirs = Set(boards.map { parent($0.path) }).sorted()
+        let dirs = Set(boards.map { PathText.parent($0.path) }).sorted()
         let hint: String
         if names.isEmpty {
             hint = "no shipped board files were found (looked in: \(boardSearchPath().joined(separator: ", "))); "
@@ -186,9 +186,9 @@ public enum ResourcePaths {
             return prefix + "/share/wristcore/Scenarios/" + file
         }
         // Built in a checkout (.build/<triple>/release/wristcore): DemoScenario finds ../../../Scenarios itself.
-        if let exe, FileSystem.isRegularFile(parent(parent(parent(parent(exe)))) + "/Scenarios/" + file) { return argument }
+        if let exe, FileSystem.isRegularFile(PathText.parent(exe, levels: 4) + "/Scenarios/" + file) { return argument }
         // make build STATIC=1 (.build/static/<triple>/release/wristcore): one directory deeper.
-        if let exe, case let path = parent(parent(parent(parent(parent(exe))))) + "/Scenarios/" + file, FileSystem.isRegularFile(path) {
+        if let exe, case let path = PathText.parent(exe, levels: 5) + "/Scenarios/" + file, FileSystem.isRegularFile(path) {
             return path
         }
         if FileSystem.isRegularFile(installedDataDirectory + "/Scenarios/" + file) { return installedDataDirectory + "/Scenarios/" + file }
@@ -198,15 +198,7 @@ public enum ResourcePaths {
     // MARK: helpers (no Foundation in start-up code; the file system through LinuxHAL)
 
     /// `/usr/bin/wristcore` -> `/usr`; `.build/release/wristcore` -> `.build`.
-    static func installPrefix(_ executable: String) -> String { parent(parent(executable)) }
-
-    static func parent(_ path: String) -> String {
-        var p = path
-        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
-        guard let slash = p.lastIndex(of: "/") else { return "." }
-        if slash == p.startIndex { return "/" }
-        return String(p[..<slash])
-    }
+    static func installPrefix(_ executable: String) -> String { PathText.parent(executable, levels: 2) }
 
     static func colonList(_ value: String?) -> [String] {
         (value ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
@@ -216,5 +208,4 @@ public enum ResourcePaths {
         var seen = Set<String>()
         return dirs.filter { seen.insert($0).inserted }
     }
-
 }

@@ -71,8 +71,11 @@ import Testing
 
     @Test func paths() {
         #expect(ResourcePaths.installPrefix("/usr/bin/wristcore") == "/usr")
-        #expect(ResourcePaths.parent("/wristcore") == "/")
-        #expect(ResourcePaths.parent("wristcore") == ".")
+        #expect(PathText.parent("/wristcore") == "/")
+        #expect(PathText.parent("wristcore") == ".")
+        #expect(PathText.parent("/usr/share/wristcore/", levels: 2) == "/usr")
+        #expect(PathText.parent("/usr/bin/wristcore", levels: 5) == "/")
+        #expect(PathText.join("/etc/", "wristcore") == "/etc/wristcore")
         #expect(ResourcePaths.colonList(":/a::/b:") == ["/a", "/b"])
     }
 

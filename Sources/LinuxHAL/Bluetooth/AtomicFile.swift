@@ -59,7 +59,7 @@ public enum AtomicFile {
         defer { _ = Glibc.close(dfd) }
         let owner = try checkedDirectory(dfd, directory)
         let temporary = name + temporarySuffix
-        let temporaryPath = join(directory, temporary)
+        let temporaryPath = PathText.join(directory, temporary)
         let fd = try createExclusively(temporary, in: dfd, directory: directory, owner: owner, mode: mode)
         var ok = false
         defer {
@@ -245,7 +245,7 @@ public enum AtomicFile {
     /// regular file this user (or the directory's owner) left, e.g. by a
     /// crash in the middle of a write.
     static func createExclusively(_ name: String, in dfd: Int32, directory: String, owner: FileOwner, mode: mode_t) throws(HALError) -> Int32 {
-        let path = join(directory, name)
+        let path = PathText.join(directory, name)
         for _ in 0..<3 {
             let fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 { return fd }
@@ -276,10 +276,6 @@ public enum AtomicFile {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let directory = slash == path.startIndex ? "/" : String(path[..<slash])
         return (directory, String(path[path.index(after: slash)...]))
-    }
-
-    static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     static func syncDirectory(of path: String) throws(HALError) {

@@ -42,21 +42,11 @@ extension DemoScenario {
         if let scenariosVariable { dirs.append(scenariosVariable) }
         dirs.append("Scenarios")
         if let exe = executablePath {
-            let binDirectory = parent(exe)
-            dirs.append(join(parent(binDirectory), "share/wristcore/Scenarios"))
+            let binDirectory = PathText.parent(exe)
+            dirs.append(PathText.join(PathText.parent(binDirectory), "share/wristcore/Scenarios"))
             // Built in the source tree: <package>/.build/<triple>/debug/wristcore.
-            dirs.append(join(parent(parent(parent(binDirectory))), "Scenarios"))
+            dirs.append(PathText.join(PathText.parent(binDirectory, levels: 3), "Scenarios"))
         }
         return dirs
-    }
-
-    /// The directory holding `path` ("/" for a top-level entry, "." for a bare name).
-    static func parent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 }

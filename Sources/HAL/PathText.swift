@@ -1,0 +1,23 @@
+/// Path strings as start-up code needs them, without Foundation: the
+/// directory holding a path and a path inside a directory. Text only: no
+/// file is looked at.
+public enum PathText {
+    /// The directory holding `path`: trailing slashes ignored, "/" for a
+    /// top-level entry, "." for a bare name. `levels` up: 2 is the
+    /// directory holding that one, and so on.
+    public static func parent(_ path: String, levels: Int = 1) -> String {
+        var p = path
+        for _ in 0..<levels {
+            while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+            guard let slash = p.lastIndex(of: "/") else { return "." }
+            if slash == p.startIndex { return "/" }
+            p = String(p[..<slash])
+        }
+        return p
+    }
+
+    /// `name` inside `directory`, with one slash between them.
+    public static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}
