@@ -72,15 +72,21 @@ public final class WatchDaemon {
         self.init(board: board, logger: logger, options: o)
     }
 
-    /// Runs until a signal (or `duration`) and returns after a clean shutdown.
-    public func run() throws {
-        let loop: EpollLoop
+    /// The run loop of a process that drives the motor: every catchable
+    /// terminating signal goes through its shutdown steps (motor off).
+    static func makeLoop() throws(WristCoreFailure) -> EpollLoop {
         do {
-            loop = try EpollLoop()
+            let loop = try EpollLoop()
             try loop.handleTerminationSignals()
+            return loop
         } catch {
             throw WristCoreFailure("cannot start the event loop: \(error)")
         }
+    }
+
+    /// Runs until a signal (or `duration`) and returns after a clean shutdown.
+    public func run() throws {
+        let loop = try Self.makeLoop()
         // SIGHUP re-reads the settings file: a broken one keeps the daemon running.
         loop.shutdownSignalFilter = { [weak self] sig in sig != ProcessSignals.restart || self?.settingsAllowRestart() != false }
         try run(on: loop)

@@ -18,13 +18,7 @@ public enum SelfTestRunner {
     /// cannot start at all (fonts, the event loop, a harness path in use).
     public static func run(board: Board, options: SelfTestOptions, logger: Logger, output: @escaping (String) -> Void) throws -> SelfTestSummary {
         let fonts = try ResourcePaths.screenFonts()
-        let loop: EpollLoop
-        do {
-            loop = try EpollLoop()
-            try loop.handleTerminationSignals()
-        } catch {
-            throw WristCoreFailure("cannot start the event loop: \(error)")
-        }
+        let loop = try WatchDaemon.makeLoop()
         let context = BoardDevicesContext(
             board: board, loop: loop, logger: logger, options: WatchDaemon.Options(), stateDirectory: BondStore.defaultDirectory)
         let devices = try BoardDevicesFactory.matching(board).make(context)
