@@ -18,7 +18,9 @@ import HAL
 /// Nothing here allocates: the queues are fixed, the values are parsed in
 /// place.
 public final class AMSClient {
-    public weak var sink: AMSClientSink?
+    /// Not retained (the sink owns the client); a sink that goes away first
+    /// sets this to nil in its deinit.
+    public unowned(unsafe) var sink: AMSClientSink?
     /// What the phone's player is doing.
     public private(set) var state = MediaState()
     /// Values that could not be parsed (bad decimal text, short PDUs), for diagnostics.

@@ -6,9 +6,9 @@
 /// `02 00 01 02 03`.
 public enum EntityUpdateCommand {
     /// Player: name, playback info, volume.
-    public static let playerAttributes: [UInt8] = PlayerAttributeID.allCases.map(\.rawValue)
+    public static let playerAttributes: [UInt8] = PlayerAttributeID.allCases.map { $0.rawValue }
     /// Track: artist, album, title, duration.
-    public static let trackAttributes: [UInt8] = TrackAttributeID.allCases.map(\.rawValue)
+    public static let trackAttributes: [UInt8] = TrackAttributeID.allCases.map { $0.rawValue }
 
     /// Writes EntityID and the attribute IDs into `buffer`; nil when it
     /// does not fit, or when there are no attributes (the phone answers an

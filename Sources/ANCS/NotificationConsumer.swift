@@ -92,8 +92,9 @@ public final class NotificationConsumer {
     }
 
     public let configuration: Configuration
-    /// Receives Control Point writes and events. Held weakly.
-    public weak var sink: (any ANCSConsumerSink)?
+    /// Receives Control Point writes and events. Not retained (the sink owns
+    /// the consumer); a sink that goes away first sets this to nil in its deinit.
+    public unowned(unsafe) var sink: (any ANCSConsumerSink)?
     public internal(set) var statistics = ANCSStatistics()
     public private(set) var isSessionActive = false
     /// The liveness checks' findings (see `ANCSHealth`).

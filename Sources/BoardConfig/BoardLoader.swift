@@ -19,7 +19,7 @@ public struct BoardProblem: Equatable, Sendable, CustomStringConvertible {
 /// Every problem found in a board file (never just the first).
 public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
     public var problems: [BoardProblem]
-    public var description: String { problems.map(\.description).joined(separator: "\n") }
+    public var description: String { problems.map { $0.description }.joined(separator: "\n") }
 }
 
 /// Reads and validates board files (docs/boards.md describes the format).
@@ -177,7 +177,7 @@ struct BoardValidator {
     mutating func choice<E: RawRepresentable & CaseIterable>(
         _ m: [String: (ConfigJSON, Int)], _ key: String, _ path: String, _ type: E.Type, required line: Int?, default d: E? = nil, what: String
     ) -> E? where E.RawValue == String {
-        let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
+        let allowed = E.allCases.map { $0.rawValue }.joined(separator: ", ")
         guard let (v, _) = m[key] else {
             if let line { problem(line, path, "missing (required); allowed: \(allowed)") }
             return d
@@ -325,7 +325,7 @@ struct BoardValidator {
         ]
         let keys = ["important", "default"] + categories.keys.sorted()
         guard let m = members(v, "motor.vibrate", allowed: keys) else { return .standard }
-        let patterns = VibrationPattern.builtIns.map(\.name) + ["none"]
+        let patterns = VibrationPattern.builtIns.map { $0.name } + ["none"]
         var policy = VibrationPolicy.standard
         for (key, (value, line)) in m.sorted(by: { $0.key < $1.key }) {
             let path = "motor.vibrate.\(key)"

@@ -44,7 +44,7 @@ struct UserSettingsValidator {
 
     static let topFields = ["patterns", "apps", "quietHours", "doNotDisturb"]
     static let appFields = ["mute", "hideContent", "vibrate", "alwaysAlert"]
-    static let reservedPatternNames = VibrationPattern.builtIns.map(\.name) + ["none"]
+    static let reservedPatternNames = VibrationPattern.builtIns.map { $0.name } + ["none"]
     static let patternNameCapacity = 32
 
     var capMilliseconds: Int {
@@ -126,7 +126,7 @@ struct UserSettingsValidator {
             return rules
         }
         var seen: Set<String> = []
-        let patternNames = patterns.map(\.name) + Self.reservedPatternNames
+        let patternNames = patterns.map { $0.name } + Self.reservedPatternNames
         for member in list {
             let id = member.key
             let path = "apps.\(BoardText.escaped(id))"

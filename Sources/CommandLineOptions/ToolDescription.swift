@@ -54,7 +54,7 @@ public struct ToolDescription: Sendable, Equatable {
     }
 
     private func unknownCommand(_ word: String) -> UsageError {
-        UsageError("unknown command \(UsageError.quoted(word)) (the commands: \(commands.map(\.name).joined(separator: ", ")))")
+        UsageError("unknown command \(UsageError.quoted(word)) (the commands: \(commands.map { $0.name }.joined(separator: ", ")))")
     }
 
     /// The help page of a command (nil: the tool's), in swift-argument-parser's
@@ -69,7 +69,7 @@ public struct ToolDescription: Sendable, Equatable {
                 footer: "\n  See '\(self.name) help <subcommand>' for detailed help."
             ).rendered(width: width)
         }
-        let usage = ([self.name, command.name] + command.parameters.map(\.synopsis)).joined(separator: " ")
+        let usage = ([self.name, command.name] + command.parameters.map { $0.synopsis }).joined(separator: " ")
         let arguments = command.parameters.filter { $0.kind == .argument }.map { ($0.helpLabel, $0.helpDescription) }
         let options = command.parameters.filter { $0.kind != .argument }.map { ($0.helpLabel, $0.helpDescription) }
         return HelpPage(

@@ -55,7 +55,7 @@ public enum AMSDecoding {
         let names = ids.map { AMSNames.attribute($0, of: entity) }
         return DecodedRecord(
             layer: .ams, type: "entity_update_command",
-            summary: "Entity Update: register \(e.text): \(names.map(\.text).joined(separator: ", "))",
+            summary: "Entity Update: register \(e.text): \(names.map { $0.text }.joined(separator: ", "))",
             fields: [
                 DecodeField("entity", .string(e.json)), DecodeField("entity_id", .int(entity)),
                 DecodeField("attributes", .array(zip(ids, names).map { id, n in
@@ -127,7 +127,7 @@ public enum AMSDecoding {
     /// (one ID a byte; empty: no player). Never fails.
     public static func remoteCommandNotification(_ bytes: [UInt8]) -> DecodedRecord {
         let names = bytes.map(AMSNames.command)
-        let list = names.isEmpty ? "no commands" : names.map(\.text).joined(separator: ", ")
+        let list = names.isEmpty ? "no commands" : names.map { $0.text }.joined(separator: ", ")
         return DecodedRecord(
             layer: .ams, type: "remote_command_supported", summary: "Remote Command: the player supports \(list)",
             fields: [

@@ -85,7 +85,7 @@ public struct CaptureDecoder {
             guard !sorted else { return }
             records = records.enumerated()
                 .sorted { ($0.element.packet ?? Int.max, $0.offset) < ($1.element.packet ?? Int.max, $1.offset) }
-                .map(\.element)
+                .map { $0.element }
         }
 
         mutating func malformed(_ what: String, _ message: String, _ p: CaptureFile.Packet, direction: DecodedRecord.Direction? = nil) {

@@ -49,8 +49,10 @@ public final class MotorController {
         self.scheduler = scheduler
         self.configuration = configuration
         self.minuteOfDay = minuteOfDay
-        stepTimer = scheduler.makeTimer { [weak self] in self?.step() }
-        ringTimer = scheduler.makeTimer { [weak self] in self?.stop() }
+        // unowned(unsafe): self owns these timers and destroys them in deinit,
+        // so a handler never runs after self is gone.
+        stepTimer = scheduler.makeTimer { [unowned(unsafe) self] in self.step() }
+        ringTimer = scheduler.makeTimer { [unowned(unsafe) self] in self.stop() }
     }
 
     deinit {

@@ -58,9 +58,11 @@ public final class ButtonRecognizer {
         self.detectsDoublePress = detectsDoublePress
         self.scheduler = scheduler
         self.handler = handler
-        settleTimer = scheduler.makeTimer { [weak self] in self?.settleTimerFired() }
-        longPressTimer = scheduler.makeTimer { [weak self] in self?.longPressTimerFired() }
-        doublePressTimer = scheduler.makeTimer { [weak self] in self?.doublePressTimerFired() }
+        // unowned(unsafe): self owns these timers and destroys them in deinit,
+        // so a handler never runs after self is gone.
+        settleTimer = scheduler.makeTimer { [unowned(unsafe) self] in self.settleTimerFired() }
+        longPressTimer = scheduler.makeTimer { [unowned(unsafe) self] in self.longPressTimerFired() }
+        doublePressTimer = scheduler.makeTimer { [unowned(unsafe) self] in self.doublePressTimerFired() }
     }
 
     deinit {

@@ -194,7 +194,7 @@ public final class EpollLoop: EventLoop {
         let index = wallTimers.firstIndex { $0.handler == nil } ?? wallTimers.count
         if index == wallTimers.count { wallTimers.append(WallTimer()) }
         let generation = wallTimers[index].generation
-        let source = try addSource(fd: fd.rawValue, events: .readable) { [unowned self] _ in
+        let source = try addSource(fd: fd.rawValue, events: .readable) { [unowned(unsafe) self] _ in
             self.wallTimerReady(index, generation)
         }
         wallTimers[index].fd = fd

@@ -29,6 +29,8 @@ import Loop
 /// `onAdapterReturned` is called. Not back within `Options.adapterLossTimeout`:
 /// `onFailure`, for the daemon to exit so its supervisor restarts it.
 public final class BluetoothPeripheral {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    private let lifetime = Lifetime()
     public enum State: Equatable, Sendable, CustomStringConvertible {
         case stopped
         case advertising
@@ -185,14 +187,15 @@ public final class BluetoothPeripheral {
         self.bluetoothdRunning = bluetoothdRunning
         self.makeTransports = transports
         advertisingPayload = AdvertisingPayload(name: name)
-        pairingTimer = loop.makeTimer { [unowned self] in self.pairingTimedOut() }
-        startTimer = loop.makeTimer { [unowned self] in self.startTimedOut() }
-        bondRetryTimer = loop.makeTimer { [unowned self] in self.retrySavingBonds() }
-        adapterLossTimer = loop.makeTimer { [unowned self] in self.adapterLossTimedOut() }
-        readvertiseTimer = loop.makeTimer { [unowned self] in self.advertiseAgain() }
+        pairingTimer = loop.makeTimer { [unowned(unsafe) self] in self.pairingTimedOut() }
+        startTimer = loop.makeTimer { [unowned(unsafe) self] in self.startTimedOut() }
+        bondRetryTimer = loop.makeTimer { [unowned(unsafe) self] in self.retrySavingBonds() }
+        adapterLossTimer = loop.makeTimer { [unowned(unsafe) self] in self.adapterLossTimedOut() }
+        readvertiseTimer = loop.makeTimer { [unowned(unsafe) self] in self.advertiseAgain() }
     }
 
     deinit {
+        lifetime.end()
         loop.destroyTimer(pairingTimer)
         loop.destroyTimer(startTimer)
         loop.destroyTimer(bondRetryTimer)
@@ -229,16 +232,16 @@ public final class BluetoothPeripheral {
         self.client = client
         let controller = BluetoothController(client: client, index: hci, logger: logger)
         self.controller = controller
-        client.eventHandler = { [unowned self] index, event in
+        client.eventHandler = { [unowned(unsafe) self] index, event in
             if index == self.hci { self.handle(event) }
         }
-        client.closedHandler = { [unowned self] error in
+        client.closedHandler = { [unowned(unsafe) self] error in
             self.fail("the management socket closed\(error.map { ": \($0)" } ?? "")", hint: "the kernel closed the Bluetooth management interface; restarting the watch opens it again")
         }
         let configuration = ControllerConfiguration(name: name, ioCapability: ioCapability, localIRK: prepared.localIRK)
         self.configuration = configuration
         makeListener = transports.makeListener
-        controller.setUp(configuration, longTermKeys: keyStore.longTermKeys, irks: keyStore.irks) { [unowned self] outcome in
+        controller.setUp(configuration, longTermKeys: keyStore.longTermKeys, irks: keyStore.irks) { [unowned(unsafe) self] outcome in
             self.controllerReady(outcome)
         }
     }
@@ -278,7 +281,7 @@ public final class BluetoothPeripheral {
             return finishStart(.failure(error))
         }
         startUp?.step = "start advertising"
-        controller.startAdvertising(advertisingPayload) { [unowned self] error in
+        controller.startAdvertising(advertisingPayload) { [unowned(unsafe) self] error in
             guard self.startUp != nil else { return }
             if let error { return self.finishStart(.failure(error)) }
             self.advertisingConfigured = true
@@ -298,7 +301,7 @@ public final class BluetoothPeripheral {
     /// A failure found inside `start` itself is reported from the loop, like
     /// every other outcome (and cancelled by `stop()` like them).
     private func finishStartFromTheLoop(_ result: Result<Void, BluetoothError>) {
-        loop.deferWork { [weak self] in self?.finishStart(result) }
+        loop.deferWork { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.finishStart(result) } }
     }
 
     /// Ends start-up once: on failure everything opened is closed first.
@@ -349,7 +352,7 @@ public final class BluetoothPeripheral {
         do throws(HALError) {
             let listener = try makeListener(address)
             self.listener = listener
-            listenerSource = try loop.addSource(fd: listener.pollDescriptor, events: .readable) { [unowned self] _ in self.acceptWaiting() }
+            listenerSource = try loop.addSource(fd: listener.pollDescriptor, events: .readable) { [unowned(unsafe) self] _ in self.acceptWaiting() }
         } catch {
             closeListener()
             throw BluetoothError(error)
@@ -410,8 +413,8 @@ public final class BluetoothPeripheral {
         state = .connected(newLink.peerAddress)
         // One phone at a time: no advertising while connected.
         controller?.stopAdvertising { [logger] e in if let e { logger.warning("\(e)") } }
-        newLink.securityObserver = { [unowned self] level in self.securityChanged(level) }
-        newLink.securityRequestStarted = { [unowned self] in self.watchSecurity() }
+        newLink.securityObserver = { [unowned(unsafe) self] level in self.securityChanged(level) }
+        newLink.securityRequestStarted = { [unowned(unsafe) self] in self.watchSecurity() }
         onConnection?(newLink)
         if keyStore.isBonded(newLink.peerAddress) && newLink.securityLevel < .encrypted {
             // A bonded phone: ask for encryption with the stored key right away
@@ -424,7 +427,7 @@ public final class BluetoothPeripheral {
         guard securitySource == nil, let link else { return }
         let fd = link.securityWatchDescriptor
         guard fd >= 0 else { return }
-        securitySource = try? loop.addSource(fd: fd, events: .writable) { [unowned self] _ in
+        securitySource = try? loop.addSource(fd: fd, events: .writable) { [unowned(unsafe) self] _ in
             if self.link?.pollSecurity() ?? true { self.removeSecurityWatch() }
         }
     }
@@ -462,7 +465,7 @@ public final class BluetoothPeripheral {
     /// in between.
     private func advertiseAgain() {
         guard let controller, listener != nil, link == nil else { return }
-        controller.startAdvertising(advertisingPayload) { [unowned self] e in
+        controller.startAdvertising(advertisingPayload) { [unowned(unsafe) self] e in
             guard self.listener != nil else { return }  // lost or stopped meanwhile
             if let e {
                 if self.readvertiseRetried { return self.fail("cannot advertise again: \(e)") }
@@ -657,7 +660,7 @@ public final class BluetoothPeripheral {
         recovering = true
         let generation = recoveryGeneration
         logger.notice("Bluetooth adapter hci\(hci) is back (\(how)): setting it up again")
-        controller.setUp(configuration, longTermKeys: keyStore.longTermKeys, irks: keyStore.irks) { [unowned self] outcome in
+        controller.setUp(configuration, longTermKeys: keyStore.longTermKeys, irks: keyStore.irks) { [unowned(unsafe) self] outcome in
             guard generation == self.recoveryGeneration else { return }
             let info: ControllerInfo
             switch outcome {
@@ -665,7 +668,7 @@ public final class BluetoothPeripheral {
             case .success(let i): info = i
             }
             do throws(BluetoothError) { try self.listen(on: info.address) } catch { return self.recoveryFailed(error) }
-            controller.startAdvertising(self.advertisingPayload) { [unowned self] error in
+            controller.startAdvertising(self.advertisingPayload) { [unowned(unsafe) self] error in
                 guard generation == self.recoveryGeneration else { return }
                 if let error { return self.recoveryFailed(error) }
                 self.recovered()

@@ -152,7 +152,7 @@ public final class BondStore {
     /// `sudo wristcore forget --all` never creates a root-owned directory).
     @discardableResult
     public func removeAll() throws(HALError) -> [BluetoothAddress] {
-        let peers = Set(contents.longTermKeys.map(\.address)).union(contents.irks.map(\.address))
+        let peers = Set(contents.longTermKeys.map { $0.address }).union(contents.irks.map { $0.address })
         guard !peers.isEmpty else { return [] }
         var c = contents
         c.longTermKeys = []

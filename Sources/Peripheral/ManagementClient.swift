@@ -10,6 +10,8 @@ import Loop
 /// it. Everything else goes to `eventHandler`. A command without an answer
 /// within `commandTimeout` completes with `.timeout`.
 public final class ManagementClient {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    private let lifetime = Lifetime()
     public typealias Completion = (_ status: ManagementStatus, _ returnParameters: [UInt8]) -> Void
 
     private struct Pending {
@@ -36,13 +38,14 @@ public final class ManagementClient {
         self.transport = transport
         self.loop = loop
         self.commandTimeout = commandTimeout
-        timer = loop.makeTimer { [unowned self] in self.headTimedOut() }
-        source = try loop.addSource(fd: transport.pollDescriptor, events: .readable) { [unowned self] events in
+        timer = loop.makeTimer { [unowned(unsafe) self] in self.headTimedOut() }
+        source = try loop.addSource(fd: transport.pollDescriptor, events: .readable) { [unowned(unsafe) self] events in
             self.readable(events)
         }
     }
 
     deinit {
+        lifetime.end()
         // Dropped without `close()`: its handlers must not outlive it.
         if let s = source { loop.removeSource(s) }
         loop.destroyTimer(timer)
@@ -82,7 +85,7 @@ public final class ManagementClient {
             let result = try transport.send(bytes: head.packet)
             if result == .wouldBlock {
                 // The control socket's send buffer is full: retry shortly.
-                loop.schedule(after: .milliseconds(10)) { [weak self] in self?.sendHead() }
+                loop.schedule(after: .milliseconds(10)) { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.sendHead() } }
                 return
             }
         } catch {

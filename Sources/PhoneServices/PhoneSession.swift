@@ -29,6 +29,8 @@ import Loop
 /// every closure is created here once. Re-subscribing allocates (GATT
 /// configuration writes), at most once per check period.
 public final class PhoneSession: ANCSConsumerSink {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    private let lifetime = Lifetime()
     /// What happened to the ANCS/CTS session, for logs and the UI.
     public enum Event {
         case ancs(ANCSEvent)
@@ -147,29 +149,31 @@ public final class PhoneSession: ANCSConsumerSink {
         currentTime = CurrentTimeClient(client: client, clock: loop)
         mediaSession = MediaSession(gatt: client, loop: loop)
         consumer.sink = self
-        ancsTimer = loop.makeTimer { [unowned self] in
+        ancsTimer = loop.makeTimer { [unowned(unsafe) self] in
             self.consumer.handleDeadline(now: self.loop.now)
             self.rearm()
         }
-        controlPointCompletion = { [unowned self] outcome in self.controlPointWritten(outcome) }
-        notificationSourceRoute = { [unowned self] value in
+        controlPointCompletion = { [unowned(unsafe) self] outcome in self.controlPointWritten(outcome) }
+        notificationSourceRoute = { [unowned(unsafe) self] value in
             self.consumer.notificationSourceReceived(value, now: self.loop.now)
             self.rearm()
         }
-        dataSourceRoute = { [unowned self] value in
+        dataSourceRoute = { [unowned(unsafe) self] value in
             self.consumer.dataSourceReceived(value, now: self.loop.now)
             self.rearm()
         }
-        resubscribeTimer = loop.makeTimer { [unowned self] in
+        resubscribeTimer = loop.makeTimer { [unowned(unsafe) self] in
             self.resubscribeFailed(.bearer(.transactionTimeout))
         }
-        resubscribeWork = { [unowned self] in self.resubscribeIfPending() }
-        currentTime.timeHandler = { [unowned self] clock in self.eventHandler?(.phoneTime(clock)) }
-        client.eventHandler = { [unowned self] event in self.clientEvent(event) }
-        mediaSession.eventHandler = { [unowned self] event in self.eventHandler?(.media(event)) }
+        resubscribeWork = { [unowned(unsafe) self] in self.resubscribeIfPending() }
+        currentTime.timeHandler = { [unowned(unsafe) self] clock in self.eventHandler?(.phoneTime(clock)) }
+        client.eventHandler = { [unowned(unsafe) self] event in self.clientEvent(event) }
+        mediaSession.eventHandler = { [unowned(unsafe) self] event in self.eventHandler?(.media(event)) }
     }
 
     deinit {
+        lifetime.end()
+        if consumer.sink === self { consumer.sink = nil }
         loop.destroyTimer(ancsTimer)
         loop.destroyTimer(resubscribeTimer)
     }
@@ -268,11 +272,11 @@ public final class PhoneSession: ANCSConsumerSink {
         subscribeGeneration += 1
         let generation = subscribeGeneration
         controlPointHandle = cp.valueHandle
-        client.subscribe(ds, handler: dataSourceRoute) { [weak self] error in
-            guard let self, generation == self.subscribeGeneration else { return }
+        client.subscribe(ds, handler: dataSourceRoute) { [lifetime, unowned(unsafe) self] error in
+            guard !lifetime.isOver, generation == self.subscribeGeneration else { return }
             if let error { return self.eventHandler?(.ancsSubscriptionFailed(error)) ?? () }
-            self.client.subscribe(ns, handler: self.notificationSourceRoute) { [weak self] error in
-                guard let self, generation == self.subscribeGeneration else { return }
+            self.client.subscribe(ns, handler: self.notificationSourceRoute) { [lifetime, unowned(unsafe) self] error in
+                guard !lifetime.isOver, generation == self.subscribeGeneration else { return }
                 if let error { return self.eventHandler?(.ancsSubscriptionFailed(error)) ?? () }
                 self.ancsService = s
                 // A Notification Source event may already have started it.
@@ -349,17 +353,17 @@ public final class PhoneSession: ANCSConsumerSink {
             if let error { return resubscribeFailed(error) }
             next()
         }
-        client.write(handle: nsCCCD, value: [0x00, 0x00]) { [weak self] error in
-            guard let self else { return }
+        client.write(handle: nsCCCD, value: [0x00, 0x00]) { [lifetime, unowned(unsafe) self] error in
+            guard !lifetime.isOver else { return }
             step(error) {
-                self.client.write(handle: dsCCCD, value: [0x00, 0x00]) { [weak self] error in
-                    guard let self else { return }
+                self.client.write(handle: dsCCCD, value: [0x00, 0x00]) { [lifetime, unowned(unsafe) self] error in
+                    guard !lifetime.isOver else { return }
                     step(error) {
-                        self.client.subscribe(ds, handler: self.dataSourceRoute) { [weak self] error in
-                            guard let self else { return }
+                        self.client.subscribe(ds, handler: self.dataSourceRoute) { [lifetime, unowned(unsafe) self] error in
+                            guard !lifetime.isOver else { return }
                             step(error) {
-                                self.client.subscribe(ns, handler: self.notificationSourceRoute) { [weak self] error in
-                                    guard let self else { return }
+                                self.client.subscribe(ns, handler: self.notificationSourceRoute) { [lifetime, unowned(unsafe) self] error in
+                                    guard !lifetime.isOver else { return }
                                     step(error) { self.resubscribed() }
                                 }
                             }

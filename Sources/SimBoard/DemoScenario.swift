@@ -35,7 +35,7 @@ public struct DemoScenario: Equatable, Sendable {
             }
             if verb == "press" || verb == "hold" {
                 guard words.count >= 2, let role = ButtonRole(rawValue: words[1]) else {
-                    throw fail("\(verb) needs a button: \(ButtonRole.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw fail("\(verb) needs a button: \(ButtonRole.allCases.map { $0.rawValue }.joined(separator: ", "))")
                 }
                 var hold = Duration.milliseconds(80)
                 if verb == "hold" {

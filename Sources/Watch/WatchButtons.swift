@@ -45,7 +45,7 @@ public final class WatchButtons {
             recognizer.reset(level: (try? line.isActive()) ?? false)
             let role = buttons[i].role
             // One drain for both ways edges arrive, made once.
-            let drain = { [logger, unowned line] in
+            let drain = { [logger, unowned(unsafe) line] in
                 do {
                     while let edge = try line.readEdge() { recognizer.edge(edge) }
                 } catch {
@@ -67,7 +67,7 @@ public final class WatchButtons {
         role == .positive && !roles.contains(.up) && !roles.contains(.down)
     }
 
-    public var roles: [ButtonRole] { buttons.map(\.role) }
+    public var roles: [ButtonRole] { buttons.map { $0.role } }
 
     /// Stops watching and releases the lines.
     public func close() {

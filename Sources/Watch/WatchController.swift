@@ -123,15 +123,15 @@ public final class WatchController: WatchModelSink {
         wallClock = WallClock(systemClock: settings.systemClock)
         model = WatchModel(settings: settings, policy: policy, detailLayout: renderer, now: loop.now)
         model.sink = self
-        renderWork = { [unowned self] in self.render() }
-        minuteTimer = loop.makeTimer { [unowned self] in self.minuteTicked() }
-        modelTimer = loop.makeTimer { [unowned self] in
+        renderWork = { [unowned(unsafe) self] in self.render() }
+        minuteTimer = loop.makeTimer { [unowned(unsafe) self] in self.minuteTicked() }
+        modelTimer = loop.makeTimer { [unowned(unsafe) self] in
             self.modelTimerDeadline = nil
             self.model.handleDeadline(now: self.loop.now)
             self.rearm()
         }
-        phoneEventHandler = { [unowned self] event in self.phoneEvent(event) }
-        progressTimer = loop.makeTimer { [unowned self] in
+        phoneEventHandler = { [unowned(unsafe) self] event in self.phoneEvent(event) }
+        progressTimer = loop.makeTimer { [unowned(unsafe) self] in
             self.progressTimerDeadline = nil
             self.requestRender()
         }
@@ -139,6 +139,7 @@ public final class WatchController: WatchModelSink {
     }
 
     deinit {
+        if model.sink === self { model.sink = nil }
         loop.destroyTimer(progressTimer)
         loop.destroyTimer(minuteTimer)
         loop.destroyTimer(modelTimer)
@@ -148,7 +149,7 @@ public final class WatchController: WatchModelSink {
     /// Initialises the panel and shows the first screen.
     public func start(rotation: Rotation) throws(HALError) {
         if wallMinuteTimer == nil {
-            wallMinuteTimer = try loop.makeWallClockTimer { [unowned self] event in
+            wallMinuteTimer = try loop.makeWallClockTimer { [unowned(unsafe) self] event in
                 if event == .clockChanged { self.logger.debug("the system clock was set: redrawing") }
                 self.minuteTicked()
             }

@@ -27,8 +27,9 @@ import Screens
 /// reconciled with what that session announces (docs/ancs.md).
 /// Allocates only in `init`. Not thread-safe: use it from the loop's thread.
 public final class WatchModel {
-    /// Receives the model's effects. Held weakly.
-    public weak var sink: (any WatchModelSink)?
+    /// Receives the model's effects. Not retained (the sink owns the model);
+    /// a sink that goes away first sets this to nil in its deinit.
+    public unowned(unsafe) var sink: (any WatchModelSink)?
     public let settings: WatchSettings
     /// What vibrates for which notification.
     public let policy: VibrationPolicy

@@ -118,7 +118,7 @@ public struct Doctor {
             r.fail("cannot read this process's capabilities (/proc/self/status CapEff); run as root or through deploy/wristcore.service")
             return
         }
-        let missing = Self.neededCapabilities.filter { caps & (1 << $0.bit) == 0 }.map(\.name)
+        let missing = Self.neededCapabilities.filter { caps & (1 << $0.bit) == 0 }.map { $0.name }
         if missing.isEmpty {
             r.ok("capability CAP_NET_ADMIN is effective")
         } else {

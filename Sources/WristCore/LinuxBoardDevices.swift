@@ -78,7 +78,7 @@ public final class LinuxBoardDevices: BoardDevices {
         let bt = BluetoothPeripheral.kernel(board: board, stateDirectory: stateDirectory, loop: loop, logger: logger, options: options)
         bt.onConnection = { link in handlers.connected(link, link) }
         bt.onDisconnected = { _ in handlers.disconnected() }
-        bt.onPairingRequest = { [unowned bt] passkey in
+        bt.onPairingRequest = { [unowned(unsafe) bt] passkey in
             handlers.pairingRequested(passkey) { accept in bt.confirmPairing(accept) }
         }
         bt.onPairingEnded = { accepted in handlers.pairingEnded(accepted) }

@@ -138,7 +138,7 @@ public enum ResourcePaths {
     /// The error for a board argument that names no file and no shipped board.
     public static func boardMissing(_ argument: String) -> BoardError {
         let boards = shippedBoards()
-        let names = boards.map(\.name).filter { $0 != BoardLoader.simulatedBoardName }
+        let names = boards.map { $0.name }.filter { $0 != BoardLoader.simulatedBoardName }
         let dirs = Set(boards.map { PathText.parent($0.path) }).sorted()
         let hint: String
         if names.isEmpty {

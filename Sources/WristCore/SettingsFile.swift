@@ -120,7 +120,7 @@ extension WatchDaemon {
             logger.warning("cannot read \(path): \(error); Do Not Disturb is off")
         }
         let logger = self.logger
-        model.doNotDisturbChanged = { [unowned loop] state in
+        model.doNotDisturbChanged = { [unowned(unsafe) loop] state in
             do {
                 switch state {
                 case .off:

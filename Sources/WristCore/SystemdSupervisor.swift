@@ -57,7 +57,7 @@ public final class SystemdSupervisor {
         guard let timeout = watchdogTimeout else { return }
         if !phoneLinkHealthy { try? notifier.watchdog(timeout: lostTimeout(timeout)) }
         let interval = timeout / 2
-        let timer = loop.makeTimer { [unowned self] in self.ping() }
+        let timer = loop.makeTimer { [unowned(unsafe) self] in self.ping() }
         pingTimer = timer
         loop.arm(timer, after: interval, repeating: interval)
     }

@@ -21,6 +21,10 @@ import Watch
 /// chosen once); the harness; and an orderly shutdown on SIGINT / SIGTERM
 /// that leaves the motor off.
 public final class WatchDaemon {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    private let lifetime = Lifetime()
+    deinit { lifetime.end() }
+
     public struct Options {
         /// Stop after this long (scripted runs).
         public var duration: Duration?
@@ -88,7 +92,9 @@ public final class WatchDaemon {
     public func run() throws {
         let loop = try Self.makeLoop()
         // SIGHUP re-reads the settings file: a broken one keeps the daemon running.
-        loop.shutdownSignalFilter = { [weak self] sig in sig != ProcessSignals.restart || self?.settingsAllowRestart() != false }
+        loop.shutdownSignalFilter = { [lifetime, unowned(unsafe) self] sig in
+            sig != ProcessSignals.restart || lifetime.isOver || self.settingsAllowRestart()
+        }
         try run(on: loop)
         if let sig = loop.receivedSignal {
             restartRequested = sig == ProcessSignals.restart
@@ -143,11 +149,11 @@ public final class WatchDaemon {
         try devices.preflight()
         let d = board.display
         logger.info("WristCore \(WristCoreVersion.string) on \(board.name) [\(board.source)]\(devices.hardwareNote.map { " (\($0))" } ?? "")")
-        logger.info("display \(d.controller.rawValue) \(d.width)x\(d.height) on \(devices.displayLocation) at 0x\(String(d.address, radix: 16, uppercase: true)); buttons: \(board.buttons.map(\.role.rawValue).joined(separator: ", ")); motor: \(board.motor == nil ? "none" : "yes")")
+        logger.info("display \(d.controller.rawValue) \(d.width)x\(d.height) on \(devices.displayLocation) at 0x\(String(d.address, radix: 16, uppercase: true)); buttons: \(board.buttons.map { $0.role.rawValue }.joined(separator: ", ")); motor: \(board.motor == nil ? "none" : "yes")")
 
         // The motor first, so every later failure path can switch it off.
         let motor = try makeMotor(loop: loop, devices: devices)
-        loop.onShutdown { [weak self] in self?.safeMotorOff() }
+        loop.onShutdown { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.safeMotorOff() } }
 
         do {
             let watch = try makeWatch(loop: loop, motor: motor, devices: devices)
@@ -161,14 +167,19 @@ public final class WatchDaemon {
                 harness = server
                 logger.info("harness listening on unix:\(path)")
                 // Only with a harness; it returns at once while no client follows the motor.
-                motor?.stateHandler = { [weak server] on, at in server?.motorChanged(on: on, at: at) }
-                // Likewise for the events stream while no client asked for it.
-                watch.ancsEventObserver = { [weak server, unowned watch] event in
-                    server?.notificationEvent(event, store: watch.notifications, now: watch.now)
+                // Through `harness`, which stop() clears: a closed server is never called.
+                motor?.stateHandler = { [lifetime, unowned(unsafe) self] on, at in
+                    if !lifetime.isOver { self.harness?.motorChanged(on: on, at: at) }
                 }
-                watch.mediaObserver = { [weak server, unowned watch] event, state in
+                // Likewise for the events stream while no client asked for it.
+                watch.ancsEventObserver = { [lifetime, unowned(unsafe) self, unowned(unsafe) watch] event in
+                    guard !lifetime.isOver else { return }
+                    self.harness?.notificationEvent(event, store: watch.notifications, now: watch.now)
+                }
+                watch.mediaObserver = { [lifetime, unowned(unsafe) self, unowned(unsafe) watch] event, state in
                     if case .commandFailed = event { return }
-                    server?.mediaChanged(state, now: watch.now)
+                    guard !lifetime.isOver else { return }
+                    self.harness?.mediaChanged(state, now: watch.now)
                 }
             }
             systemd = makeSystemdSupervisor(loop: loop)
@@ -217,8 +228,8 @@ public final class WatchDaemon {
         haptics.quietHours = userSettings.quietHours.resolved(board: boardQuietHours)
         // Quiet hours read the watch's clock (the phone's time, else a
         // synchronised system clock, else none: not quiet).
-        let motor = MotorController(line: line, scheduler: loop, configuration: haptics, minuteOfDay: { [weak self] in
-            self?.watch?.minuteOfDay
+        let motor = MotorController(line: line, scheduler: loop, configuration: haptics, minuteOfDay: { [lifetime, unowned(unsafe) self] in
+            lifetime.isOver ? nil : self.watch?.minuteOfDay
         })
         motor.errorHandler = { [logger] error in logger.error("motor switched off after an error: \(error)") }
         return motor
@@ -288,8 +299,8 @@ public final class WatchDaemon {
             }
         }
         let timing = ButtonTiming(debounce: board.input.debounce, longPress: board.input.longPress, doublePress: board.input.doublePress)
-        return try WatchButtons(roles: board.buttons.map(\.role), lines: lines, timing: timing, loop: loop, logger: logger) {
-            [unowned watch] role, gesture in watch.button(role, gesture)
+        return try WatchButtons(roles: board.buttons.map { $0.role }, lines: lines, timing: timing, loop: loop, logger: logger) {
+            [unowned(unsafe) watch] role, gesture in watch.button(role, gesture)
         }
     }
 
@@ -297,12 +308,12 @@ public final class WatchDaemon {
     /// docs/bluetooth.md), reported to the watch.
     private func startPhone(loop: EpollLoop, watch: WatchController, devices: any BoardDevices) throws {
         try devices.startPhoneLink(PhoneLinkHandlers(
-            linkInUse: { [unowned watch] in watch.session != nil },
-            connected: { [unowned self, unowned watch] channel, security in
+            linkInUse: { [unowned(unsafe) watch] in watch.session != nil },
+            connected: { [unowned(unsafe) self, unowned(unsafe) watch] channel, security in
                 self.attachPhone(channel, security: security, loop: loop, watch: watch)
             },
-            disconnected: { [unowned watch] in watch.phoneDisconnected() },
-            stateChanged: { [unowned watch] state in
+            disconnected: { [unowned(unsafe) watch] in watch.phoneDisconnected() },
+            stateChanged: { [unowned(unsafe) watch] state in
                 switch state {
                 case .off: watch.link = .off
                 case .advertising: watch.link = .advertising
@@ -310,14 +321,14 @@ public final class WatchDaemon {
                 case .encrypted: watch.link = .encrypted
                 }
             },
-            pairingRequested: { [unowned watch] passkey, reply in watch.showPairing(passkey: passkey, reply: reply) },
-            pairingEnded: { [unowned watch] _ in watch.pairingFinished() },
-            staleBond: { [unowned watch] address in
+            pairingRequested: { [unowned(unsafe) watch] passkey, reply in watch.showPairing(passkey: passkey, reply: reply) },
+            pairingEnded: { [unowned(unsafe) watch] _ in watch.pairingFinished() },
+            staleBond: { [unowned(unsafe) watch] address in
                 watch.showNotice("Pair again: the phone \(address) forgot this watch")
             },
-            notice: { [unowned watch] text in watch.showNotice(text) },
-            ready: { [weak self, unowned loop] failure in
-                guard let self else { return }
+            notice: { [unowned(unsafe) watch] text in watch.showNotice(text) },
+            ready: { [lifetime, unowned(unsafe) self, unowned(unsafe) loop] failure in
+                guard !lifetime.isOver else { return }
                 guard let failure else {
                     self.phoneLinkReady = true
                     // Before `run` started the loop, `run` sends READY=1 itself.
@@ -329,15 +340,15 @@ public final class WatchDaemon {
                 self.phoneLinkFailure = WristCoreFailure(failure)
                 loop.shutdown()
             },
-            adapterChanged: { [weak self, unowned watch] present in
+            adapterChanged: { [lifetime, unowned(unsafe) self, unowned(unsafe) watch] present in
                 // No watchdog pings while the adapter is gone (SystemdSupervisor).
-                self?.systemd?.setPhoneLinkHealthy(present)
+                if !lifetime.isOver { self.systemd?.setPhoneLinkHealthy(present) }
                 if !present { watch.link = .off }
                 watch.showNotice(present ? "Bluetooth adapter back" : "Bluetooth adapter gone")
             },
-            statusChanged: { [weak self] text in self?.phoneLinkStatusChanged(text) },
-            failed: { [weak self, unowned loop] why in
-                guard let self else { return }
+            statusChanged: { [lifetime, unowned(unsafe) self] text in if !lifetime.isOver { self.phoneLinkStatusChanged(text) } },
+            failed: { [lifetime, unowned(unsafe) self, unowned(unsafe) loop] why in
+                guard !lifetime.isOver else { return }
                 // Exit non-zero (the shutdown steps switch the motor off): systemd restarts the unit.
                 self.logger.error("\(why): shutting down for a restart")
                 self.phoneLinkFailure = WristCoreFailure(why)
@@ -372,9 +383,9 @@ public final class WatchDaemon {
 
     private func harnessHooks(_ watch: WatchController) -> HarnessServer.Hooks {
         HarnessServer.Hooks(
-            setButton: { [weak self] role, active in self?.setButton(role, active: active) ?? false },
-            snapshot: { [weak self] format in
-                guard let self else { return [] }
+            setButton: { [lifetime, unowned(unsafe) self] role, active in !lifetime.isOver && self.setButton(role, active: active) },
+            snapshot: { [lifetime, unowned(unsafe) self] format in
+                guard !lifetime.isOver else { return [] }
                 let image = self.screenImage(watch)
                 switch format {
                 case .pbm: return Array(image.pbmPlain().utf8)
@@ -441,7 +452,7 @@ extension WatchDaemon {
         refreshStatus()
         let watchdog = options.systemdNotify.map { $0.watchdogTimeout } ?? SystemdNotifier.watchdogTimeout()
         let interval = watchdog.map { $0 / 2 } ?? .seconds(60)
-        let timer = loop.makeTimer { [weak self] in self?.refreshHealthStatus() }
+        let timer = loop.makeTimer { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.refreshHealthStatus() } }
         loop.arm(timer, after: interval, repeating: interval)
     }
 

@@ -45,7 +45,7 @@ struct DecodeCommand: WristcoreCommand {
             """,
         parameters: [
             .option(
-                "as", valueName: "as", value: .oneOf(Kind.allCases.map(\.rawValue)), default: Kind.att.rawValue,
+                "as", valueName: "as", value: .oneOf(Kind.allCases.map { $0.rawValue }), default: Kind.att.rawValue,
                 help: """
                     What the hex bytes are: notification-source, control-point, data-source (ANCS); entity-update (a \
                     notification), entity-update-command (a registration), entity-attribute, remote-command (a write), \
@@ -60,7 +60,7 @@ struct DecodeCommand: WristcoreCommand {
                 help: "An ATT PDU of a conversation (repeat, in order): discovery names later handles."),
             .option("btsnoop", valueName: "file", help: "A capture file: btsnoop (btmon -w) or Apple PacketLogger .pklg."),
             .option(
-                "captured-on", valueName: "watch|phone", value: .oneOf(CaptureSide.allCases.map(\.rawValue)),
+                "captured-on", valueName: "watch|phone", value: .oneOf(CaptureSide.allCases.map { $0.rawValue }),
                 default: CaptureSide.watch.rawValue,
                 help: "Where the capture was taken: watch (btmon on the watch) or phone (PacketLogger on the iPhone)."),
         ] + GlobalOptions.parameters

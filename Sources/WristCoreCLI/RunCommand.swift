@@ -157,7 +157,7 @@ struct DemoCommand: WristcoreCommand {
         if let frames, frames < 1 { throw UsageError("--frames must be at least 1") }
         if let duration, !(duration > 0) { throw UsageError("--duration must be a positive number of seconds") }
         if let style, TerminalPanel.Style(rawValue: style) == nil {
-            throw UsageError("--style must be one of: \(TerminalPanel.Style.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw UsageError("--style must be one of: \(TerminalPanel.Style.allCases.map { $0.rawValue }.joined(separator: ", "))")
         }
     }
 

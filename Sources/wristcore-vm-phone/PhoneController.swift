@@ -23,7 +23,7 @@ final class PhoneController {
         self.client = client
         self.index = UInt16(index)
         self.confirmPairing = confirmPairing
-        client.eventHandler = { [unowned self] index, event in
+        client.eventHandler = { [unowned(unsafe) self] index, event in
             if index == self.index { self.handle(event) }
         }
     }

@@ -10,6 +10,10 @@ import SimBoard
 /// watch restarted). Notifications the phone still has are announced again
 /// as pre-existing in the next session, as iOS does.
 final class PhoneLink {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    private let lifetime = Lifetime()
+    deinit { lifetime.end() }
+
     private let loop: EpollLoop
     private let options: PhoneOptions
     private var scanner: WatchScanner?
@@ -30,14 +34,14 @@ final class PhoneLink {
         self.script = script
         // The link's security is read back from the kernel (BT_SECURITY); a
         // short poll reports it without a hook in the kernel's SMP.
-        securityTimer = loop.makeTimer { [unowned self] in self.checkSecurity() }
+        securityTimer = loop.makeTimer { [unowned(unsafe) self] in self.checkSecurity() }
     }
 
     func start() {
         let s = WatchScanner(loop: loop, index: options.hciIndex, name: options.watchName)
         scanner = s
         do {
-            try s.scan { [unowned self] address, type in
+            try s.scan { [unowned(unsafe) self] address, type in
                 self.scanner = nil
                 // Connect outside the scanner's callback (it just closed its socket).
                 self.loop.deferWork { self.connect(address, type) }
@@ -49,7 +53,7 @@ final class PhoneLink {
     }
 
     private func retry() {
-        loop.schedule(after: .seconds(1)) { [weak self] in self?.start() }
+        loop.schedule(after: .seconds(1)) { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.start() } }
     }
 
     private func connect(_ address: BluetoothAddress, _ type: BluetoothAddressType) {
@@ -71,7 +75,7 @@ final class PhoneLink {
         config.requireEncryption = true
         config.preexisting = carriedOver
         let p = SimulatedPhone(channel: link, loop: loop, security: link, configuration: config)
-        p.logHandler = { [unowned self] line in self.logged(line) }
+        p.logHandler = { [unowned(unsafe) self] line in self.logged(line) }
         p.scriptFinished = { PhoneOutput.emit("SCRIPT done") }
         phone = p
         lastLevel = nil
@@ -99,7 +103,7 @@ final class PhoneLink {
             for e in pending { phone?.perform(e) }
         }
         if line.hasPrefix("link closed") {
-            loop.deferWork { [weak self] in self?.closed() }
+            loop.deferWork { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.closed() } }
         }
     }
 

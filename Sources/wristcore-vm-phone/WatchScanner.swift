@@ -12,6 +12,10 @@ import Loop
 /// Device Found (0x0012) and Discovering (0x0013) events are only needed by
 /// this test tool, so they are not part of the HAL's typed codecs.
 final class WatchScanner {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    private let lifetime = Lifetime()
+    deinit { lifetime.end() }
+
     private let loop: EpollLoop
     private let index: UInt16
     private let name: String
@@ -38,7 +42,7 @@ final class WatchScanner {
         self.found = found
         let s = try BluetoothManagementSocket()
         socket = s
-        source = try loop.addSource(fd: s.pollDescriptor, events: .readable) { [unowned self] _ in self.readable() }
+        source = try loop.addSource(fd: s.pollDescriptor, events: .readable) { [unowned(unsafe) self] _ in self.readable() }
         PhoneOutput.emit("SCANNING name=\(PhoneOutput.quoted(name))")
         send(Self.startDiscovery)
     }
@@ -79,16 +83,16 @@ final class WatchScanner {
             case Self.discovering:
                 // LE discovery ends by itself after about 10 s: start it again.
                 if event.parameters.count >= 2, event.parameters[1] == 0, found != nil {
-                    loop.schedule(after: .milliseconds(200)) { [weak self] in
-                        if let self, self.found != nil { self.send(Self.startDiscovery) }
+                    loop.schedule(after: .milliseconds(200)) { [lifetime, unowned(unsafe) self] in
+                        if !lifetime.isOver, self.found != nil { self.send(Self.startDiscovery) }
                     }
                 }
             case 0x0001, 0x0002:
                 // Command Complete / Status of Start Discovery: Busy (0x0A) means try again.
                 if event.parameters.count >= 3, event.parameters[2] != 0,
                    event.parameters[0] == UInt8(Self.startDiscovery & 0xFF) {
-                    loop.schedule(after: .seconds(1)) { [weak self] in
-                        if let self, self.found != nil { self.send(Self.startDiscovery) }
+                    loop.schedule(after: .seconds(1)) { [lifetime, unowned(unsafe) self] in
+                        if !lifetime.isOver, self.found != nil { self.send(Self.startDiscovery) }
                     }
                 }
             default: break

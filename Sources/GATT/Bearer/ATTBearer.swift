@@ -25,6 +25,8 @@ import Loop
 /// allocated in `init`, handlers are stored once, and decoded PDUs reference
 /// the receive buffer.
 public final class ATTBearer {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    private let lifetime = Lifetime()
     public struct Configuration: Sendable {
         /// Our receive MTU, offered in Exchange MTU (23...517).
         public var localMTU: Int = ATT.maximumMTU
@@ -69,7 +71,9 @@ public final class ATTBearer {
     /// Every PDU in and out (for logs and the decode tool). Nil costs nothing.
     public var traceHandler: ((ATTTraceDirection, UnsafeRawBufferPointer) -> Void)?
     /// The local GATT server; without one every request is answered "Request Not Supported".
-    public weak var server: ATTRequestServing?
+    /// Not retained (the server is owned with the bearer by the session);
+    /// whichever of the two goes first clears the other's reference in deinit.
+    public unowned(unsafe) var server: ATTRequestServing?
 
     // MARK: - private state
 
@@ -142,13 +146,17 @@ public final class ATTBearer {
         requests = Array(repeating: PendingRequest(), count: configuration.requestQueueCapacity)
         indications = Array(repeating: PendingIndication(), count: configuration.indicationQueueCapacity)
         backlog = Array(repeating: 0, count: configuration.backlogCapacity)
-        requestTimer = timers.makeTimer { [unowned self] in self.timedOut() }
-        indicationTimer = timers.makeTimer { [unowned self] in self.timedOut() }
-        securityTimer = timers.makeTimer { [unowned self] in self.securityTimedOut() }
-        security?.securityChangeHandler = { [weak self] level in self?.securityChanged(to: level) }
+        requestTimer = timers.makeTimer { [unowned(unsafe) self] in self.timedOut() }
+        indicationTimer = timers.makeTimer { [unowned(unsafe) self] in self.timedOut() }
+        securityTimer = timers.makeTimer { [unowned(unsafe) self] in self.securityTimedOut() }
+        security?.securityChangeHandler = { [lifetime, unowned(unsafe) self] level in
+            if !lifetime.isOver { self.securityChanged(to: level) }
+        }
     }
 
     deinit {
+        lifetime.end()
+        if let server = server as? GATTServer, server.bearer === self { server.detach() }
         if let id = sourceID { io.removeSource(id) }
         timers.destroyTimer(requestTimer)
         timers.destroyTimer(indicationTimer)
@@ -166,7 +174,7 @@ public final class ATTBearer {
         guard !isClosed, channel.isOpen else {
             throw HALError(operation: "start ATT bearer", errno: 0, reason: "link already closed")
         }
-        sourceID = try io.addSource(fd: channel.pollDescriptor, events: .readable) { [unowned self] events in
+        sourceID = try io.addSource(fd: channel.pollDescriptor, events: .readable) { [unowned(unsafe) self] events in
             self.handle(events)
         }
     }

@@ -14,6 +14,10 @@ import HAL
 /// (notification routing, `write(handle:value:then:)` with a stored handler)
 /// do not.
 public final class GATTClient {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    private let lifetime = Lifetime()
+    deinit { lifetime.end() }
+
     public let bearer: ATTBearer
     /// Service UUIDs to discover (Generic Attribute is always added).
     public let watchedServices: [BluetoothUUID]
@@ -40,8 +44,8 @@ public final class GATTClient {
         self.bearer = bearer
         self.watchedServices = services
         routes.reserveCapacity(16)
-        bearer.notificationHandler = { [unowned self] handle, value in self.route(handle, value) }
-        bearer.indicationHandler = { [unowned self] handle, value in
+        bearer.notificationHandler = { [unowned(unsafe) self] handle, value in self.route(handle, value) }
+        bearer.indicationHandler = { [unowned(unsafe) self] handle, value in
             if handle == self.serviceChangedHandle, handle != 0 {
                 self.serviceChangedIndication(value)
             } else if self.serviceChangedHandle == nil, self.discovering, value.count == 4 {
@@ -53,9 +57,9 @@ public final class GATTClient {
             }
         }
         let previousClose = bearer.closeHandler
-        bearer.closeHandler = { [weak self] reason in
+        bearer.closeHandler = { [lifetime, unowned(unsafe) self] reason in
             previousClose?(reason)
-            self?.eventHandler?(.closed(reason))
+            if !lifetime.isOver { self.eventHandler?(.closed(reason)) }
         }
     }
 
@@ -106,9 +110,9 @@ public final class GATTClient {
 
     /// Write With Response, with a completion (allocates; for configuration writes).
     public func write(handle: UInt16, value: [UInt8], completion: @escaping (GATTError?) -> Void) {
-        let handler: ATTResponseHandler = { [weak self] outcome in
+        let handler: ATTResponseHandler = { [lifetime, unowned(unsafe) self] outcome in
             let error = GATTError(outcome)
-            self?.noteOutOfSync(error)
+            if !lifetime.isOver { self.noteOutOfSync(error) }
             completion(error)
         }
         let failure: ATTBearerError? = value.withUnsafeBytes { buf -> ATTBearerError? in
@@ -209,8 +213,8 @@ public final class GATTClient {
         discovering = true
         var uuids = watchedServices
         if includeGATT { uuids.insert(.genericAttribute, at: 0) }
-        let job = GATTDiscovery(bearer: bearer, range: range, uuids: uuids) { [weak self] result in
-            self?.discoveryFinished(result, initial: initial)
+        let job = GATTDiscovery(bearer: bearer, range: range, uuids: uuids) { [lifetime, unowned(unsafe) self] result in
+            if !lifetime.isOver { self.discoveryFinished(result, initial: initial) }
         }
         job.start()
     }

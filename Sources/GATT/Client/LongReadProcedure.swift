@@ -13,7 +13,7 @@ public final class LongReadProcedure {
     /// What a read ends with: the value (valid during the call), or why not.
     public typealias Completion = (Result<UnsafeRawBufferPointer, GATTError>) -> Void
 
-    private unowned let client: GATTClient
+    private unowned(unsafe) let client: GATTClient
     private let storage: UnsafeMutableRawBufferPointer
     private let completion: Completion
     private var step: ATTResponseHandler!
@@ -26,7 +26,7 @@ public final class LongReadProcedure {
         self.client = client
         self.completion = completion
         storage = .allocate(byteCount: ATT.maximumAttributeValueLength, alignment: 1)
-        step = { [unowned self] outcome in self.received(outcome) }
+        step = { [unowned(unsafe) self] outcome in self.received(outcome) }
     }
 
     deinit { storage.deallocate() }

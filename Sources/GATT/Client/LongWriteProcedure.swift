@@ -12,7 +12,7 @@ import ATTCodec
 /// Long writes are rare (an ANCS Get App Attributes for a long bundle
 /// identifier, once per app and session); they allocate a little.
 final class LongWriteProcedure {
-    private unowned let bearer: ATTBearer
+    private unowned(unsafe) let bearer: ATTBearer
     private var pending: [ATTRequestID] = []
     private var handler: ATTResponseHandler?
     private var running = false
@@ -21,8 +21,8 @@ final class LongWriteProcedure {
 
     init(bearer: ATTBearer) {
         self.bearer = bearer
-        partHandler = { [unowned self] outcome in self.partWritten(outcome) }
-        executeHandler = { [unowned self] outcome in self.finish(outcome) }
+        partHandler = { [unowned(unsafe) self] outcome in self.partWritten(outcome) }
+        executeHandler = { [unowned(unsafe) self] outcome in self.finish(outcome) }
     }
 
     /// True while a long write is in flight.

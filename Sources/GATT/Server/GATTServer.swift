@@ -36,7 +36,9 @@ public final class GATTServer: ATTRequestServing {
     private(set) var attributes: [Attribute] = []
     public private(set) var services: [GATTPublishedService] = []
     /// The bearer requests arrive on (set by `attach(to:)`).
-    public private(set) weak var bearer: ATTBearer?
+    /// Not retained; cleared by `detach()`, which the bearer's deinit calls,
+    /// and this server's deinit clears the bearer's reference to it.
+    public private(set) unowned(unsafe) var bearer: ATTBearer?
     /// Where the link's security level comes from (nil: never encrypted).
     public var security: LinkSecurityControl?
     /// Called when the peer writes a CCCD: (characteristic value handle, new CCCD value).
@@ -54,6 +56,13 @@ public final class GATTServer: ATTRequestServing {
     }
 
     /// Serves requests arriving on `bearer`.
+    /// Forgets the bearer (it is going away).
+    func detach() { bearer = nil }
+
+    deinit {
+        if let bearer, bearer.server === self { bearer.server = nil }
+    }
+
     public func attach(to bearer: ATTBearer) {
         self.bearer = bearer
         bearer.server = self

@@ -16,6 +16,10 @@ import Loop
 /// away (Service Changed) or the link closing ends the client's session:
 /// `MediaState` is reset and `.unavailable` reported. Nothing on the update and command paths allocates.
 public final class MediaSession: AMSClientSink {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    private let lifetime = Lifetime()
+    deinit { lifetime.end() }
+
     public let client: AMSClient
     /// Called for every media event (set once).
     public var eventHandler: ((MediaEvent) -> Void)?
@@ -42,19 +46,19 @@ public final class MediaSession: AMSClientSink {
         self.loop = loop
         client = AMSClient()
         client.sink = self
-        remoteCommandRoute = { [unowned self] value in self.client.remoteCommandReceived(value, now: self.loop.now) }
-        entityUpdateRoute = { [unowned self] value in self.client.entityUpdateReceived(value, now: self.loop.now) }
-        entityUpdateWritten = { [unowned self] outcome in
+        remoteCommandRoute = { [unowned(unsafe) self] value in self.client.remoteCommandReceived(value, now: self.loop.now) }
+        entityUpdateRoute = { [unowned(unsafe) self] value in self.client.entityUpdateReceived(value, now: self.loop.now) }
+        entityUpdateWritten = { [unowned(unsafe) self] outcome in
             self.client.entityUpdateWritten(attErrorCode: Self.errorCode(outcome), now: self.loop.now)
         }
-        entityAttributeWritten = { [unowned self] outcome in
+        entityAttributeWritten = { [unowned(unsafe) self] outcome in
             self.client.entityAttributeWritten(attErrorCode: Self.errorCode(outcome), now: self.loop.now)
         }
-        entityAttributeRead = LongReadProcedure(client: gatt) { [unowned self] result in
+        entityAttributeRead = LongReadProcedure(client: gatt) { [unowned(unsafe) self] result in
             guard case .success(let value) = result else { return self.client.entityAttributeRead(nil, now: self.loop.now) }
             self.client.entityAttributeRead(value, now: self.loop.now)
         }
-        remoteCommandWritten = { [unowned self] outcome in
+        remoteCommandWritten = { [unowned(unsafe) self] outcome in
             var code: UInt8?
             var failed = false
             switch outcome {
@@ -85,11 +89,11 @@ public final class MediaSession: AMSClientSink {
         remoteCommandHandle = rc.valueHandle
         entityUpdateHandle = eu.valueHandle
         entityAttributeHandle = ea.valueHandle
-        gatt.subscribe(rc, handler: remoteCommandRoute) { [weak self] error in
-            guard let self, g == self.generation else { return }
+        gatt.subscribe(rc, handler: remoteCommandRoute) { [lifetime, unowned(unsafe) self] error in
+            guard !lifetime.isOver, g == self.generation else { return }
             if error != nil { return self.eventHandler?(.unavailable) ?? () }
-            self.gatt.subscribe(eu, handler: self.entityUpdateRoute) { [weak self] error in
-                guard let self, g == self.generation else { return }
+            self.gatt.subscribe(eu, handler: self.entityUpdateRoute) { [lifetime, unowned(unsafe) self] error in
+                guard !lifetime.isOver, g == self.generation else { return }
                 if error != nil { return self.eventHandler?(.unavailable) ?? () }
                 self.service = s
                 self.client.sessionStarted(now: self.loop.now)

@@ -7,6 +7,10 @@ import Loop
 /// Local Time Information (0x2A0F) when present. The watch then shows phone
 /// time from `PhoneClock` without touching the system clock.
 public final class CurrentTimeClient {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    private let lifetime = Lifetime()
+    deinit { lifetime.end() }
+
     public let client: GATTClient
     private let clock: TimerScheduling
     /// The latest phone time, anchored to the monotonic instant it arrived.
@@ -28,25 +32,28 @@ public final class CurrentTimeClient {
         guard service.uuid == .currentTimeService else { return }
         self.service = service
         if let lti = service.characteristic(.localTimeInformation), lti.properties.contains(.read) {
-            client.read(handle: lti.valueHandle) { [weak self] result in
+            client.read(handle: lti.valueHandle) { [lifetime, unowned(unsafe) self] result in
+                guard !lifetime.isOver else { return }
                 switch result {
-                case .success(let bytes): self?.localTimeInformation = LocalTimeInformation(bytes)
-                case .failure(let e): self?.errorHandler?(e)
+                case .success(let bytes): self.localTimeInformation = LocalTimeInformation(bytes)
+                case .failure(let e): self.errorHandler?(e)
                 }
             }
         }
         guard let ct = service.characteristic(.currentTime) else { return }
         if ct.properties.contains(.read) {
-            client.read(handle: ct.valueHandle) { [weak self] result in
+            client.read(handle: ct.valueHandle) { [lifetime, unowned(unsafe) self] result in
+                guard !lifetime.isOver else { return }
                 switch result {
-                case .success(let bytes): bytes.withUnsafeBytes { self?.received($0) }
-                case .failure(let e): self?.errorHandler?(e)
+                case .success(let bytes): bytes.withUnsafeBytes { self.received($0) }
+                case .failure(let e): self.errorHandler?(e)
                 }
             }
         }
         if ct.properties.contains(.notify) {
-            client.subscribe(ct, handler: { [weak self] value in self?.received(value) }) { [weak self] error in
-                if let error { self?.errorHandler?(error) }
+            client.subscribe(ct, handler: { [lifetime, unowned(unsafe) self] value in if !lifetime.isOver { self.received(value) } }) {
+                [lifetime, unowned(unsafe) self] error in
+                if let error, !lifetime.isOver { self.errorHandler?(error) }
             }
         }
     }

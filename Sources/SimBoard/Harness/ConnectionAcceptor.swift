@@ -57,8 +57,8 @@ public final class ConnectionAcceptor<Connection> {
         self.timing = timing
         self.accepted = accepted
         pause = timing.firstPause
-        handler = { [unowned self] _ in self.acceptPending() }
-        resumeTimer = loop.makeTimer { [unowned self] in self.resume() }
+        handler = { [unowned(unsafe) self] _ in self.acceptPending() }
+        resumeTimer = loop.makeTimer { [unowned(unsafe) self] in self.resume() }
         source = try loop.addSource(fd: listener.pollDescriptor, events: .readable, handler)
     }
 

@@ -30,10 +30,10 @@ public enum HarnessCommand: Equatable, Sendable {
         let args = Array(words.dropFirst())
         func role() -> Result<ButtonRole, HarnessCommandError> {
             guard let name = args.first else {
-                return .failure(.init("\(verb) needs a button name: \(ButtonRole.allCases.map(\.rawValue).joined(separator: ", "))"))
+                return .failure(.init("\(verb) needs a button name: \(ButtonRole.allCases.map { $0.rawValue }.joined(separator: ", "))"))
             }
             guard let r = ButtonRole(rawValue: name.lowercased()) else {
-                return .failure(.init("unknown button '\(name)'; buttons: \(ButtonRole.allCases.map(\.rawValue).joined(separator: ", "))"))
+                return .failure(.init("unknown button '\(name)'; buttons: \(ButtonRole.allCases.map { $0.rawValue }.joined(separator: ", "))"))
             }
             return .success(r)
         }

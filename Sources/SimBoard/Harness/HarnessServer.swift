@@ -24,6 +24,8 @@ import Loop
 /// like every reply).
 /// Commands allocate freely (a test and bench tool).
 public final class HarnessServer {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    private let lifetime = Lifetime()
     /// What the server can do to the watch.
     public struct Hooks {
         /// Changes a button's level; false when the board has no such button.
@@ -58,6 +60,8 @@ public final class HarnessServer {
         var streamsEvents = false
         /// Whether the loop watches for writability (while output is queued).
         var watchingWritable = false
+        /// False once dropped: a reply scheduled for it is then not sent.
+        var isOpen = true
         init(_ c: any LineChannel) { connection = c }
     }
 
@@ -76,7 +80,9 @@ public final class HarnessServer {
     /// Reports notifications whose app name did not come within `appNameWait`.
     private var appNameTimer: TimerID?
     /// The notification store the last event came from (for `appNameTimer`).
-    private weak var lastStore: NotificationConsumer?
+    /// The store of the latest event, read when the app-name wait ends (held
+    /// until the next event: the store outlives its events anyway).
+    private var lastStore: NotificationConsumer?
     /// How long an `events` line waits for the app's name (as the pop-up does).
     static let appNameWait = Duration.seconds(1)
     /// "motor on|off <ns>\n", rebuilt in place for each transition.
@@ -105,11 +111,14 @@ public final class HarnessServer {
         motorLine.reserveCapacity(32)
         let listener = try sockets.listenForLines(at: path)
         acceptor = try ConnectionAcceptor(listener: listener, loop: loop, logger: logger, label: "harness", timing: acceptTiming) {
-            [unowned self] connection in self.accepted(connection)
+            [unowned(unsafe) self] connection in self.accepted(connection)
         }
     }
 
-    deinit { close() }
+    deinit {
+        lifetime.end()
+        close()
+    }
 
     public func close() {
         acceptor?.close()
@@ -158,7 +167,7 @@ public final class HarnessServer {
             return
         }
         if appNameTimer == nil {
-            appNameTimer = loop.makeTimer { [unowned self] in self.appNameWaitOver() }
+            appNameTimer = loop.makeTimer { [unowned(unsafe) self] in self.appNameWaitOver() }
         }
         if let t = appNameTimer, !loop.isArmed(t) { loop.arm(t, after: Self.appNameWait) }
     }
@@ -226,7 +235,7 @@ public final class HarnessServer {
         let client = Client(connection)
         do {
             client.source = try loop.addSource(fd: connection.pollDescriptor, events: .readable) {
-                [unowned self, unowned client] events in
+                [unowned(unsafe) self, unowned(unsafe) client] events in
                 self.service(client, events)
             }
         } catch {
@@ -268,25 +277,25 @@ public final class HarnessServer {
         switch command {
         case .press(let role):
             guard setButton(role, true, client) else { return }
-            loop.schedule(after: .milliseconds(80)) { [weak self, weak client] in
-                guard let self, let client else { return }
+            loop.schedule(after: .milliseconds(80)) { [lifetime, unowned(unsafe) self] in
+                guard !lifetime.isOver, client.isOpen else { return }
                 _ = self.hooks.setButton(role, false)
                 self.replyAfterSettling("ok press \(role.rawValue)\n", to: client)
             }
         case .double(let role):
             guard setButton(role, true, client) else { return }
-            loop.schedule(after: .milliseconds(80)) { [weak self] in _ = self?.hooks.setButton(role, false) }
-            loop.schedule(after: .milliseconds(160)) { [weak self] in _ = self?.hooks.setButton(role, true) }
-            loop.schedule(after: .milliseconds(240)) { [weak self, weak client] in
-                guard let self, let client else { return }
+            loop.schedule(after: .milliseconds(80)) { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { _ = self.hooks.setButton(role, false) } }
+            loop.schedule(after: .milliseconds(160)) { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { _ = self.hooks.setButton(role, true) } }
+            loop.schedule(after: .milliseconds(240)) { [lifetime, unowned(unsafe) self] in
+                guard !lifetime.isOver, client.isOpen else { return }
                 _ = self.hooks.setButton(role, false)
                 self.replyAfterSettling("ok double \(role.rawValue)\n", to: client)
             }
         case .hold(let role, let ms):
             guard setButton(role, true, client) else { return }
             if let ms {
-                loop.schedule(after: .milliseconds(Int64(ms))) { [weak self, weak client] in
-                    guard let self, let client else { return }
+                loop.schedule(after: .milliseconds(Int64(ms))) { [lifetime, unowned(unsafe) self] in
+                    guard !lifetime.isOver, client.isOpen else { return }
                     _ = self.hooks.setButton(role, false)
                     self.replyAfterSettling("ok hold \(role.rawValue)\n", to: client)
                 }
@@ -327,8 +336,8 @@ public final class HarnessServer {
     /// Replies once the release has outlasted any debounce (50 ms), so the
     /// next command's edges cannot be taken for a bounce of this one.
     private func replyAfterSettling(_ text: String, to client: Client) {
-        loop.schedule(after: .milliseconds(50)) { [weak self, weak client] in
-            guard let self, let client else { return }
+        loop.schedule(after: .milliseconds(50)) { [lifetime, unowned(unsafe) self] in
+            guard !lifetime.isOver, client.isOpen else { return }
             self.send(text, to: client)
         }
     }
@@ -372,6 +381,7 @@ public final class HarnessServer {
     /// Stops watching, closes and forgets a client (idempotent). The source
     /// goes before the descriptor, whose number a new client may get next.
     private func drop(_ client: Client) {
+        client.isOpen = false
         if let s = client.source { loop.removeSource(s) }
         client.source = nil
         client.connection.close()

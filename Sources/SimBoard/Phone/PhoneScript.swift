@@ -220,7 +220,7 @@ public enum PhoneScript {
             return .answerControlPoint
         case "media":
             guard args.count == 1, let c = SimulatedMediaCommand(rawValue: args[0]) else {
-                let verbs = SimulatedMediaCommand.allCases.map(\.rawValue).joined(separator: ", ")
+                let verbs = SimulatedMediaCommand.allCases.map { $0.rawValue }.joined(separator: ", ")
                 throw Problem(message: "media needs one of \(verbs)")
             }
             return .media(c)

@@ -38,11 +38,15 @@ public final class SimulatedLink {
         phoneEnd = End()
         watchEnd.link = self
         phoneEnd.link = self
-        pairingTimer = timers.makeTimer { [weak self] in self?.completePairing() }
+        // unowned(unsafe): self owns the timer and destroys it in deinit.
+        pairingTimer = timers.makeTimer { [unowned(unsafe) self] in self.completePairing() }
     }
 
     deinit {
         if let t = pairingTimer { timers.destroyTimer(t) }
+        // The ends may outlive the link (a bearer holds one): they must see it gone.
+        watchEnd.link = nil
+        phoneEnd.link = nil
     }
 
     fileprivate func request(_ wanted: LinkSecurityLevel) {
@@ -74,7 +78,8 @@ public final class SimulatedLink {
 
     /// One end's view of the link.
     public final class End: LinkSecurityControl {
-        fileprivate weak var link: SimulatedLink?
+        /// Set to nil by the link's deinit (no weak references in Embedded Swift).
+        fileprivate unowned(unsafe) var link: SimulatedLink?
         public var securityChangeHandler: ((LinkSecurityLevel) -> Void)?
         public var securityLevel: LinkSecurityLevel { link?.level ?? .none }
         public func requestSecurity(_ level: LinkSecurityLevel) throws(HALError) {

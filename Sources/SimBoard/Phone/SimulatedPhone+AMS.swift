@@ -53,7 +53,7 @@ extension SimulatedPhone {
             record(value & 1 != 0 ? "ams remote command subscribed" : "ams remote command unsubscribed")
             if value & 1 != 0 {
                 // After the Write Response: what the player supports.
-                loop.deferWork { [weak self] in self?.sendSupportedCommands() }
+                loop.deferWork { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.sendSupportedCommands() } }
             }
         } else {
             record(value & 1 != 0 ? "ams entity update subscribed" : "ams entity update unsubscribed")
@@ -68,7 +68,7 @@ extension SimulatedPhone {
             return ATTErrorCode(error.rawValue)
         }
         record("ams remote command \(name ?? "\(bytes[0])")")
-        loop.deferWork { [weak self] in self?.sendEntityUpdates(changed) }
+        loop.deferWork { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.sendEntityUpdates(changed) } }
         return nil
     }
 
@@ -79,7 +79,7 @@ extension SimulatedPhone {
         }
         record("ams registered entity \(bytes[0]) attributes \(bytes.dropFirst().map(String.init).joined(separator: ","))")
         let now = media.registered(bytes[0])
-        loop.deferWork { [weak self] in self?.sendEntityUpdates(now) }
+        loop.deferWork { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.sendEntityUpdates(now) } }
         return nil
     }
 
@@ -130,7 +130,7 @@ extension SimulatedPhone {
 
     func publishAMS() {
         guard handles.ams == nil else { return record("publish-ams: already published") }
-        let def = Self.amsDefinition(phone: { [unowned self] in self }, configuration)
+        let def = Self.amsDefinition(phone: { [unowned(unsafe) self] in self }, configuration)
         guard let s = try? server.publish(def) else { return record("publish-ams: no room") }
         handles.ams = s.range
         handles.remoteCommand = s.valueHandles[0]

@@ -23,6 +23,10 @@ import PhoneServices
 /// until the watch re-subscribes) and stop answering the Control Point (no
 /// ATT response at all, so the watch's request times out).
 public final class SimulatedPhone {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    private let lifetime = Lifetime()
+    deinit { lifetime.end() }
+
     public struct Configuration {
         public var deviceName = "Simulated iPhone"
         /// The phone's receive MTU (iOS offers 185 or 517 depending on model).
@@ -101,14 +105,14 @@ public final class SimulatedPhone {
         media = AMSProvider(queue: configuration.mediaQueue)
         for n in configuration.preexisting { provider.add(n) }
         var amsDefinition: GATTServiceDefinition?
-        if configuration.amsPublished { amsDefinition = Self.amsDefinition(phone: { [unowned self] in self }, configuration) }
+        if configuration.amsPublished { amsDefinition = Self.amsDefinition(phone: { [unowned(unsafe) self] in self }, configuration) }
         handles = IPhoneDatabase.publishBase(into: server, deviceName: configuration.deviceName, ams: amsDefinition) {
-            [unowned self] in self.time.bytes
+            [unowned(unsafe) self] in self.time.bytes
         }
         if configuration.ancsPublished { publishANCS(at: configuration.ancsStartHandle, announce: false) }
         server.attach(to: bearer)
-        server.subscriptionHandler = { [unowned self] valueHandle, value in self.subscriptionChanged(valueHandle, value) }
-        bearer.closeHandler = { [unowned self] reason in self.record("link closed: \(reason)") }
+        server.subscriptionHandler = { [unowned(unsafe) self] valueHandle, value in self.subscriptionChanged(valueHandle, value) }
+        bearer.closeHandler = { [unowned(unsafe) self] reason in self.record("link closed: \(reason)") }
     }
 
     /// Starts serving and behaves like iOS right after a connection.
@@ -116,10 +120,10 @@ public final class SimulatedPhone {
         try bearer.start()
         record("connected")
         if configuration.exchangeMTUOnConnect {
-            _ = try? bearer.exchangeMTU { [unowned self] _ in self.record("mtu \(self.bearer.mtu)") }
+            _ = try? bearer.exchangeMTU { [unowned(unsafe) self] _ in self.record("mtu \(self.bearer.mtu)") }
         }
         if configuration.readWatchNameOnConnect {
-            _ = try? bearer.send(request: ATTReadByTypeRequest(range: .all, type: .deviceName)) { [unowned self] outcome in
+            _ = try? bearer.send(request: ATTReadByTypeRequest(range: .all, type: .deviceName)) { [unowned(unsafe) self] outcome in
                 if case .response(.readByTypeResponse(let r)) = outcome, r.count > 0 {
                     self.watchName = String(decoding: r[0].value, as: UTF8.self)
                     self.record("watch name \(self.watchName!)")
@@ -142,7 +146,7 @@ public final class SimulatedPhone {
             let event = script[scriptIndex]
             scriptIndex += 1
             if case .wait(let d) = event {
-                loop.schedule(after: d) { [weak self] in self?.step() }
+                loop.schedule(after: d) { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.step() } }
                 return
             }
             perform(event)
@@ -190,7 +194,7 @@ public final class SimulatedPhone {
         case .pair:
             record("pairing requested")
             _ = try? bearer.send(request: ATTReadByTypeRequest(range: .all, type: WatchGATTDatabase.pairingCharacteristic)) {
-                [unowned self] outcome in
+                [unowned(unsafe) self] outcome in
                 switch outcome {
                 case .response: self.record("paired (level \(self.security?.securityLevel ?? .none))")
                 case .error(let e): self.record("pairing read failed: \(e.error)")
@@ -236,7 +240,7 @@ public final class SimulatedPhone {
 
     private func publishANCS(at start: UInt16?, announce: Bool) {
         guard handles.ancs == nil else { return record("publish-ancs: already published") }
-        let def = IPhoneDatabase.ancs(requireEncryption: configuration.requireEncryption) { [unowned self] value in
+        let def = IPhoneDatabase.ancs(requireEncryption: configuration.requireEncryption) { [unowned(unsafe) self] value in
             self.controlPointWritten(Array(value))
         }
         guard let s = try? server.publish(def, at: start) else { return record("publish-ancs: no room at \(start ?? 0)") }
@@ -265,8 +269,8 @@ public final class SimulatedPhone {
                     record("ancs silence ended by the re-subscription")
                 }
                 // After the Write Response: announce what already exists.
-                loop.deferWork { [weak self] in
-                    guard let self else { return }
+                loop.deferWork { [lifetime, unowned(unsafe) self] in
+                    guard !lifetime.isOver else { return }
                     for n in self.provider.notifications {
                         self.sendNotificationSource(event: 0, n, extraFlags: .preExisting)
                     }
@@ -318,12 +322,13 @@ public final class SimulatedPhone {
         case .response(let response):
             record("control point \(Self.describe(bytes))")
             // Data Source follows the Write Response, in ATT_MTU-3 fragments.
-            loop.deferWork { [weak self] in self?.sendDataSource(response) }
+            loop.deferWork { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.sendDataSource(response) } }
             return nil
         case .action(let uid, let positive):
             record("action \(positive ? "positive" : "negative") \(uid)")
-            loop.deferWork { [weak self] in
-                self?.removeNotification(uid, reason: positive ? "answered" : "dismissed")
+            loop.deferWork { [lifetime, unowned(unsafe) self] in
+                guard !lifetime.isOver else { return }
+                self.removeNotification(uid, reason: positive ? "answered" : "dismissed")
             }
             return nil
         }

@@ -26,7 +26,7 @@ public final class SimulatedPhoneEndpoint {
         self.connected = connected
         let listener = try sockets.listenForPackets(at: path, linkName: "phone link")
         acceptor = try ConnectionAcceptor(listener: listener, loop: loop, logger: logger, label: "phone endpoint", timing: acceptTiming) {
-            [unowned self] channel in self.accepted(channel)
+            [unowned(unsafe) self] channel in self.accepted(channel)
         }
     }
 

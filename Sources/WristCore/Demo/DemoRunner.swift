@@ -64,9 +64,10 @@ public final class DemoRunner {
 
     private func scheduleButtons(_ daemon: WatchDaemon, loop: EpollLoop) {
         for step in options.scenario.scaled(by: options.speed).buttonSteps {
-            loop.schedule(after: step.at) { [weak daemon] in
-                _ = daemon?.setButton(step.role, active: true)
-                loop.schedule(after: step.hold) { _ = daemon?.setButton(step.role, active: false) }
+            // The daemon lives as long as the demo's loop runs: strong captures are fine.
+            loop.schedule(after: step.at) {
+                _ = daemon.setButton(step.role, active: true)
+                loop.schedule(after: step.hold) { _ = daemon.setButton(step.role, active: false) }
             }
         }
     }
@@ -120,8 +121,7 @@ public final class DemoRunner {
         var lastScreen: [String] = []
         var frame = 0
         let started = loop.now
-        let press: (ButtonRole) -> Void = { [weak daemon] role in
-            guard let daemon else { return }
+        let press: (ButtonRole) -> Void = { role in
             _ = daemon.setButton(role, active: true)
             loop.schedule(after: .milliseconds(80)) { _ = daemon.setButton(role, active: false) }
             lastPress = role.rawValue
@@ -137,7 +137,7 @@ public final class DemoRunner {
                 }
             }
         }
-        let redraw = loop.makeTimer { [unowned self] in
+        let redraw = loop.makeTimer { [unowned(unsafe) self] in
             let image = daemon.screenImage(daemon.watch!)
             let size = terminal.size
             let style = self.options.style ?? TerminalPanel.Style.choose(

@@ -35,7 +35,7 @@ final class SelfTestButtons {
                 recognizer.kernelDebounceActive = line.kernelDebounceActive
                 // Held at start: its release is not a press, and the level check reports it.
                 recognizer.reset(level: (try? line.isActive()) ?? false)
-                let drain = { [unowned line] in
+                let drain = { [unowned(unsafe) line] in
                     while let edge = try? line.readEdge() { recognizer.edge(edge) }
                 }
                 line.edgesQueued = drain

@@ -122,7 +122,7 @@ final class SelfTestPatterns {
             title("Self-test PASSED", into: fb, compact: compact)
             block("All \(summary.passedCount) steps passed", into: fb, inset: 2)
         } else {
-            let failed = summary.results.filter { $0.outcome == .failed || $0.outcome == .notRun }.map(\.name)
+            let failed = summary.results.filter { $0.outcome == .failed || $0.outcome == .notRun }.map { $0.name }
             title(summary.interruption != nil ? "Self-test STOPPED" : "Self-test FAILED", into: fb, compact: compact)
             block("Failed: " + failed.joined(separator: ", "), into: fb, inset: 2, top: compact ? 11 : 15)
             fb.invert(Rect(x: 0, y: 0, width: fb.width, height: compact ? 11 : 13))

@@ -25,7 +25,7 @@ public enum SelfTestRunner {
         let sequence = SelfTestSequence(board: board, devices: devices, loop: loop, fonts: fonts, options: options, output: output)
         defer { sequence.release() }
         // A signal: the motor off at once, then the summary of what was done.
-        loop.onShutdown { [unowned loop] in
+        loop.onShutdown { [unowned(unsafe) loop] in
             sequence.interrupt(reason: loop.receivedSignal.map(ProcessSignals.name) ?? "shutdown")
             sequence.release()
         }
@@ -39,11 +39,15 @@ public enum SelfTestRunner {
                 throw WristCoreFailure("cannot start: \(error)")
             }
             logger.info("harness listening on unix:\(path)")
-            sequence.motorStateHandler = { [weak harness] on, at in harness?.motorChanged(on: on, at: at) }
+            // unowned(unsafe): the server lives until this function returns, and the
+            // sequence's motor is released (deferred above) before that.
+            if let server = harness {
+                sequence.motorStateHandler = { [unowned(unsafe) server] on, at in server.motorChanged(on: on, at: at) }
+            }
         }
         // With a harness client, the last reply (and a snapshot of the summary) still goes out.
         let linger: Duration = harness == nil ? .zero : .milliseconds(300)
-        sequence.onFinished = { [unowned loop] in
+        sequence.onFinished = { [unowned(unsafe) loop] in
             if linger == .zero { loop.stop() } else { _ = loop.schedule(after: linger) { loop.stop() } }
         }
         sequence.start()
@@ -55,11 +59,11 @@ public enum SelfTestRunner {
 
     private static func hooks(_ sequence: SelfTestSequence, _ devices: any BoardDevices, _ board: Board) -> HarnessServer.Hooks {
         HarnessServer.Hooks(
-            setButton: { [weak sequence] role, active in sequence != nil && devices.setButton(role, active: active) },
-            snapshot: { [weak sequence] format in
+            setButton: { role, active in devices.setButton(role, active: active) },
+            snapshot: { format in
                 let rotation = Rotation(rawValue: board.display.rotation) ?? .r0
                 let image = devices.panelImage()?.viewed(as: rotation)
-                    ?? sequence?.panel.map { MonoImage($0.framebuffer) }
+                    ?? sequence.panel.map { MonoImage($0.framebuffer) }
                     ?? MonoImage(width: board.display.width, height: board.display.height)
                 switch format {
                 case .pbm: return Array(image.pbmPlain().utf8)
@@ -67,6 +71,6 @@ public enum SelfTestRunner {
                 }
             },
             notificationsJSON: { "[]" },
-            stateJSON: { [weak sequence] in sequence?.stateJSON() ?? "{}" })
+            stateJSON: { sequence.stateJSON() })
     }
 }

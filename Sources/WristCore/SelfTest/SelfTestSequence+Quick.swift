@@ -69,8 +69,8 @@ extension SelfTestSequence {
         let readback = motorLine as? any MotorLineReadback
         let readOn = readback?.drivenActive
         // After the pulse, with a little margin for its off edge.
-        _ = loop.schedule(after: .milliseconds(Self.quickPulseMilliseconds + 50)) { [weak self] in
-            guard let self, !self.finished else { return }
+        _ = loop.schedule(after: .milliseconds(Self.quickPulseMilliseconds + 50)) { [lifetime, unowned(unsafe) self] in
+            guard !lifetime.isOver, !self.finished else { return }
             let readOff = readback?.drivenActive
             if motor.isMotorOn || readOn == false || readOff == true {
                 motor.forceOff()

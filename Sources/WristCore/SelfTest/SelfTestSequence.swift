@@ -23,6 +23,8 @@ import Screens
 /// The motor is off on every way out: after its step, in `interrupt` and in
 /// `release`, which the runner calls on every path (signals included).
 public final class SelfTestSequence {
+    /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
+    let lifetime = Lifetime()
     public enum Step: Equatable, Sendable {
         case display
         case button(ButtonRole)
@@ -88,7 +90,10 @@ public final class SelfTestSequence {
         steps = [.display] + board.buttons.map { .button($0.role) } + [.motor]
     }
 
-    deinit { release() }
+    deinit {
+        lifetime.end()
+        release()
+    }
 
     // MARK: running
 
@@ -96,8 +101,10 @@ public final class SelfTestSequence {
     /// the others are still tested) and begins the first step.
     public func start() {
         precondition(index < 0, "a self-test runs once")
-        timeoutTimer = loop.makeTimer { [weak self] in self?.timedOut() }
-        advanceTimer = loop.makeTimer { [weak self] in self?.next() }
+        // unowned(unsafe): self owns the timers, the buttons and the motor below,
+        // and release() (called by deinit at the latest) destroys or closes them.
+        timeoutTimer = loop.makeTimer { [unowned(unsafe) self] in self.timedOut() }
+        advanceTimer = loop.makeTimer { [unowned(unsafe) self] in self.next() }
         if options.quick {
             output("WristCore quick self-test of \(board.name) [\(board.source)]: no person needed.")
         } else {
@@ -107,7 +114,7 @@ public final class SelfTestSequence {
         }
         openMotor()
         do { panel = try SelfTestPanel(board: board, devices: devices) } catch { panelError = error }
-        buttons = SelfTestButtons(board: board, devices: devices, loop: loop) { [weak self] role in self?.pressed(role) }
+        buttons = SelfTestButtons(board: board, devices: devices, loop: loop) { [unowned(unsafe) self] role in self.pressed(role) }
         next()
     }
 
@@ -257,7 +264,7 @@ public final class SelfTestSequence {
             if role == expected {
                 output("    \(role.rawValue.uppercased()) pressed (\(line))")
                 var detail = "pressed (\(line))"
-                if !wrongPresses.isEmpty { detail += "; before it: " + wrongPresses.map(\.rawValue).joined(separator: ", ") }
+                if !wrongPresses.isEmpty { detail += "; before it: " + wrongPresses.map { $0.rawValue }.joined(separator: ", ") }
                 summary.results.append(SelfTestResult(name: role.rawValue, outcome: .passed, detail: detail))
                 drawButton(role, feedback: .pressed)
                 inFeedbackPause = true
@@ -304,7 +311,7 @@ public final class SelfTestSequence {
             var detail = "not pressed within \(s) s"
             var hint = SelfTestAdvice.buttonNotPressed(wiring, seconds: s)
             if let other = wrongPresses.last, let otherWiring = board.button(other) {
-                detail += "; got " + wrongPresses.map(\.rawValue).joined(separator: ", ") + " instead"
+                detail += "; got " + wrongPresses.map { $0.rawValue }.joined(separator: ", ") + " instead"
                 hint = SelfTestAdvice.wrongButton(pressed: otherWiring, expected: wiring)
             } else if case .success(true) = buttons?.isActive(role) {
                 // Judged at the end, not the start: the wearer may still hold the button that answered the step before.
@@ -344,7 +351,7 @@ public final class SelfTestSequence {
         motorLine = line
         // The safety limits of the watch's own motor; no quiet hours in a test.
         let m = MotorController(line: line, scheduler: loop, configuration: HapticsConfiguration(), minuteOfDay: { nil })
-        m.stateHandler = { [weak self] on, at in self?.motorStateHandler?(on, at) }
+        m.stateHandler = { [unowned(unsafe) self] on, at in self.motorStateHandler?(on, at) }
         motor = m
     }
 

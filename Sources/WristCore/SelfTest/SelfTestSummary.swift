@@ -72,7 +72,7 @@ public struct SelfTestSummary: Sendable, Equatable {
 
     /// The terminal's summary table, one line per step, hints indented under failures.
     public func terminalText(board: String) -> String {
-        let width = max(8, results.map(\.name.count).max() ?? 0)
+        let width = max(8, results.map { $0.name.count }.max() ?? 0)
         var lines = ["Summary for \(board):"]
         for r in results {
             let pad = String(repeating: " ", count: width - r.name.count)

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# The shipped daemon: an Embedded Swift build of the same sources the host
+# build (swift build / swift test) uses, for amd64, arm64 or armhf, from any
+# Debian 12 PC with Debian's packages and the Swift toolchain.
+#
+#   Scripts/build-embedded.sh [--arch amd64|arm64|armhf] [--product wristcore|wristcore-vm-phone|modules]
+#                             [--out DIR] [--no-install]
+#
+# Each module is compiled once, whole-module, in Embedded mode
+# (-enable-experimental-feature Embedded) for the target's Embedded stdlib
+# (toolchain: lib/swift/embedded/<triple>), in dependency order; then Debian's
+# gcc for the target (cross gcc for arm64 / armhf) links a dynamic glibc
+# executable against libgpiod, libi2c and libbluetooth. No Swift runtime
+# library ships: Embedded Swift compiles what it needs into the binary.
+#
+# Targets (docs/cross-compiling.md):
+#   amd64  x86_64-unknown-linux-gnu   gcc
+#   arm64  aarch64-none-none-elf      aarch64-linux-gnu-gcc  (Pi Zero 2 W, Pi 3/4/5 64-bit, Orange Pi, Radxa)
+#   armhf  armv7-none-none-eabi, hard-float (VFPv3-D16)  arm-linux-gnueabihf-gcc  (32-bit Raspberry Pi OS on a Pi 2/3/4)
+# The target's C libraries (headers to import, .so files to link) come from
+# Debian's arm64 / armhf packages, downloaded with `apt-get download` and
+# unpacked into a sysroot (.build-embedded/sysroot-ARCH): nothing is installed
+# for a foreign architecture, so a mirror whose arm64 index lags the amd64 one
+# cannot break the build.
+#
+# --product modules compiles every module the daemon links and links nothing:
+# `make embedded-check` runs it so nothing host-only creeps back in.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPO=$PWD
+
+ARCH=$(dpkg --print-architecture)
+PRODUCT=wristcore
+OUT=""
+INSTALL=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --arch) ARCH=$2; shift 2 ;;
+        --product) PRODUCT=$2; shift 2 ;;
+        --out) OUT=$2; shift 2 ;;
+        --no-install) INSTALL=0; shift ;;
+        -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "build-embedded: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+die() { echo "build-embedded: $*" >&2; exit 1; }
+say() { echo "== $*" >&2; }
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+
+case "$ARCH" in
+    amd64) TRIPLE=x86_64-unknown-linux-gnu; GNU=x86_64-linux-gnu; CC=gcc; CROSS_PKGS=(gcc) ;;
+    arm64) TRIPLE=aarch64-none-none-elf; GNU=aarch64-linux-gnu; CC=aarch64-linux-gnu-gcc
+           CROSS_PKGS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu) ;;
+    armhf) TRIPLE=armv7-none-none-eabi; GNU=arm-linux-gnueabihf; CC=arm-linux-gnueabihf-gcc
+           CROSS_PKGS=(gcc-arm-linux-gnueabihf libc6-dev-armhf-cross binutils-arm-linux-gnueabihf) ;;
+    *) die "--arch $ARCH is not one of amd64, arm64, armhf" ;;
+esac
+HOST_ARCH=$(dpkg --print-architecture)
+OUT=${OUT:-$REPO/.build-embedded/$ARCH}
+mkdir -p "$OUT"
+
+SWIFTC=${SWIFTC:-$(command -v swiftc)} || die "swiftc not found: install Swift 6.3 (swift.org) and put it on PATH"
+TOOLCHAIN_LIB=$(cd "$(dirname "$(readlink -f "$SWIFTC")")/../lib/swift" && pwd)
+EMBEDDED_LIB=$TOOLCHAIN_LIB/embedded/$TRIPLE
+[ -f "$EMBEDDED_LIB/libswiftUnicodeDataTables.a" ] || die "this Swift toolchain has no Embedded Swift stdlib for $TRIPLE ($EMBEDDED_LIB): Swift 6.3 or later ships it"
+
+# ---- what the target needs: its gcc, its C library headers and .so files
+install_packages() {
+    local missing=() p
+    for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+    [ ${#missing[@]} = 0 ] && return 0
+    [ "$INSTALL" = 1 ] || die "missing packages: ${missing[*]} (apt-get install them, or drop --no-install)"
+    say "installing ${missing[*]} (apt)"
+    $SUDO apt-get update -qq || true
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+# The Debian packages a target's sysroot is made of (runtime + headers).
+TARGET_LIBS=(libgpiod-dev libgpiod2 libi2c-dev libi2c0 libbluetooth-dev libbluetooth3)
+SYSROOT=""
+if [ "$ARCH" = "$HOST_ARCH" ]; then
+    install_packages "${CROSS_PKGS[@]}" libgpiod-dev libi2c-dev libbluetooth-dev pkg-config
+else
+    install_packages "${CROSS_PKGS[@]}" dpkg-dev
+    SYSROOT=$REPO/.build-embedded/sysroot-$ARCH
+    stamp="$SYSROOT/.packages"
+    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "${TARGET_LIBS[*]} libc6" ]; then
+        if ! dpkg --print-foreign-architectures | grep -qx "$ARCH"; then
+            [ "$INSTALL" = 1 ] || die "dpkg does not know $ARCH: sudo dpkg --add-architecture $ARCH && sudo apt-get update"
+            say "dpkg --add-architecture $ARCH (to download its library packages; nothing is installed for it)"
+            $SUDO dpkg --add-architecture "$ARCH"
+            $SUDO apt-get update -qq || true
+        fi
+        rm -rf "$SYSROOT"; mkdir -p "$SYSROOT/debs"
+        pkgs=(); for p in "${TARGET_LIBS[@]}" libc6; do pkgs+=("$p:$ARCH"); done
+        say "downloading ${pkgs[*]} into $SYSROOT"
+        if ! (cd "$SYSROOT/debs" && apt-get download -qq "${pkgs[@]}" >/dev/null 2>&1); then
+            $SUDO apt-get update -qq || true
+            (cd "$SYSROOT/debs" && apt-get download -qq "${pkgs[@]}") || die "apt-get download ${pkgs[*]} failed"
+        fi
+        for d in "$SYSROOT"/debs/*.deb; do
+            dpkg-deb -x "$d" "$SYSROOT"
+            # Each package's shlibs line (for the .deb's Depends: packaging/build-deb.sh).
+            dpkg-deb -I "$d" shlibs >>"$SYSROOT/shlibs" 2>/dev/null || true
+        done
+        echo "${TARGET_LIBS[*]} libc6" >"$stamp"
+    fi
+fi
+
+# ---- the modules the daemon links, in dependency order (Package.swift)
+COMMON_MODULES=(HAL Log ATTCodec Loop Graphics Display Input Haptics ANCS AMS GATT Screens PhoneServices
+    LinuxHAL LinuxLoop Peripheral BoardConfig Watch Decode SimBoard)
+case "$PRODUCT" in
+    wristcore) MODULES=("${COMMON_MODULES[@]}" CommandLineOptions WristCore WristCoreCLI); MAIN=WristCoreCLI ;;
+    wristcore-vm-phone) MODULES=("${COMMON_MODULES[@]}" wristcore-vm-phone); MAIN=wristcore-vm-phone ;;
+    modules) MODULES=("${COMMON_MODULES[@]}" CommandLineOptions WristCore WristCoreCLI wristcore-vm-phone); MAIN="" ;;
+    # The float ABI test (Tests/Embedded/FloatABI): Swift calling libm's float and double functions.
+    float-abi-check) MODULES=(FloatABI); MAIN=FloatABI ;;
+    *) die "--product $PRODUCT is not wristcore, wristcore-vm-phone, modules or float-abi-check" ;;
+esac
+# Debugging aid: EMBEDDED_MODULES="HAL Loop" compiles just those (in that order).
+if [ -n "${EMBEDDED_MODULES:-}" ]; then read -r -a MODULES <<<"$EMBEDDED_MODULES"; MAIN=""; fi
+
+SWIFT_FLAGS=(-target "$TRIPLE" -enable-experimental-feature Embedded -wmo -Osize
+    -package-name WristCore -Xfrontend -function-sections -Xllvm -relocation-model=pic
+    -I "$OUT/modules" -I Tests/Embedded/FloatABI/CMath -I Sources/CLinux -I Sources/CGPIOD -I Sources/CI2C -I Sources/CBluetooth)
+if [ -n "$SYSROOT" ]; then
+    # A bare-metal triple: the C importer gets Linux's predefines and the
+    # target's glibc headers (Debian's cross libc6-dev), then the libraries'.
+    SWIFT_FLAGS+=(-Xcc -D__linux__ -Xcc -D__linux -Xcc -Dlinux -Xcc -D__unix__ -Xcc -D__unix -Xcc -Dunix -Xcc -D__gnu_linux__
+        -Xcc -isystem -Xcc "/usr/$GNU/include" -Xcc -isystem -Xcc "$SYSROOT/usr/include/$GNU" -Xcc -isystem -Xcc "$SYSROOT/usr/include")
+fi
+if [ "$ARCH" = armhf ]; then
+    # Debian's armhf ABI: ARMv7-A, VFPv3-D16, floats in VFP registers.
+    SWIFT_FLAGS+=(-Xcc -mfloat-abi=hard -Xcc -mfpu=vfpv3-d16 -Xcc -march=armv7-a)
+fi
+
+mkdir -p "$OUT/modules" "$OUT/obj"
+compile() {
+    local m=$1 kind=-parse-as-library
+    local dir=Sources/$m
+    [ "$m" = FloatABI ] && dir=Tests/Embedded/FloatABI
+    [ -d "$dir" ] || die "no $dir"
+    [ "$m" = "$MAIN" ] && [ -f "$dir/main.swift" ] && kind=""
+    local name=${m//-/_}
+    local files; files=$(find "$dir" -name '*.swift' | sort)
+    local obj="$OUT/obj/$name.o"
+    # Rebuild only when a source or an imported module is newer than the object.
+    if [ -f "$obj" ] && [ -z "$(find "$dir" Sources/C*/shim.h "$OUT/modules" "$0" -newer "$obj" -print -quit 2>/dev/null)" ]; then
+        return 0
+    fi
+    say "swiftc $m ($ARCH, Embedded)"
+    # shellcheck disable=SC2086
+    if ! "$SWIFTC" "${SWIFT_FLAGS[@]}" $kind -module-name "$name" \
+        -emit-module -emit-module-path "$OUT/modules/$name.swiftmodule" -c -o "$obj.tmp" $files 2>"$OUT/obj/$name.log"; then
+        grep -E 'error:' "$OUT/obj/$name.log" | sort -u | head -40 >&2
+        die "$m does not compile in Embedded mode for $ARCH (full log: $OUT/obj/$name.log)"
+    fi
+    mv "$obj.tmp" "$obj"
+}
+for m in "${MODULES[@]}"; do compile "$m"; done
+[ -z "$MAIN" ] && { say "every daemon module compiles in Embedded mode for $ARCH"; exit 0; }
+
+# ---- link: a dynamic glibc PIE, RELRO, unused sections dropped
+objs=()
+for m in "${MODULES[@]}"; do objs+=("$OUT/obj/${m//-/_}.o"); done
+LINK=("$CC" -o "$OUT/$PRODUCT.tmp" "${objs[@]}" -pie -Wl,--gc-sections -Wl,-z,relro -Wl,-z,now -Wl,--as-needed)
+if [ -n "$SYSROOT" ]; then
+    LINK+=(-L "$SYSROOT/usr/lib/$GNU" -Wl,-rpath-link,"$SYSROOT/usr/lib/$GNU" -Wl,-rpath-link,"$SYSROOT/lib/$GNU")
+fi
+LINK+=(-lgpiod -li2c -lbluetooth -lm "$EMBEDDED_LIB/libswiftUnicodeDataTables.a")
+say "linking $PRODUCT with $CC"
+"${LINK[@]}" || die "linking $PRODUCT failed"
+mv "$OUT/$PRODUCT.tmp" "$OUT/$PRODUCT"
+size=$(stat -c %s "$OUT/$PRODUCT")
+say "$OUT/$PRODUCT ($ARCH, $size bytes unstripped)"
+echo "$OUT/$PRODUCT"
