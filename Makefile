@@ -1,7 +1,7 @@
 # WristCore: two commands on a fresh Debian 12 / Raspberry Pi OS machine with Swift:
 #   make demo    installs the -dev packages when missing, builds, runs the demo
-#   make test    builds and runs every test
-# More: make build | bench | fuzz | deps | clean | deb | package-test
+#   make test    builds and runs the unit and end-to-end tests (swift test)
+# More: make build [ARCH=] | embedded-check | bench | fuzz | deps | clean | deb [ARCH=] | package-test
 
 SWIFT      ?= swift
 APT_PKGS   := libgpiod-dev libi2c-dev libbluetooth-dev pkg-config python3
@@ -13,7 +13,10 @@ FUZZ_TIME  ?= 600
 help:
 	@echo "make demo   - run WristCore on simulated hardware (installs $(APT_PKGS) if missing)"
 	@echo "make test   - build and run all tests"
-	@echo "make build  - build the wristcore binary (release; STATIC=1: one static executable in .build/static/release)"
+	@echo "make build [ARCH=amd64|arm64|armhf] - the shipped daemon: an Embedded Swift build, in .build-embedded/ARCH/wristcore"
+	@echo "             (cross-built with Debian's gcc; EMBEDDED=0: the full-Swift release build, STATIC=1 fully static)"
+	@echo "make embedded-check - compile every daemon module in Embedded mode (nothing host-only creeps in)"
+	@echo "make float-abi-check [ARCH=armhf] - Swift <-> C float/double calls on the target, under qemu-user"
 	@echo "make bench  - run the benchmarks in Benchmarks/ (mallocs per event, time per event)"
 	@echo "make fuzz   - run each libFuzzer target for FUZZ_TIME seconds (default $(FUZZ_TIME))"
 	@echo "make screenshots - regenerate the README's screenshots (docs/screenshots/) from the demo"
@@ -39,10 +42,34 @@ deps:
 STATIC_FLAGS := --scratch-path .build/static --static-swift-stdlib \
 	-Xswiftc -static-executable -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/Scripts/wristcore.order -Xlinker --no-warn-symbol-ordering
+# make build: the Embedded Swift daemon for ARCH (default: this machine's),
+# cross-built from any Debian 12 PC (Scripts/build-embedded.sh installs the
+# cross gcc and fetches the target's libraries). EMBEDDED=0 (or STATIC=1):
+# the full-Swift build with SwiftPM, the fallback for a toolchain that breaks
+# Embedded mode.
+EMBEDDED ?= $(if $(STATIC),0,1)
+ARCH     ?= $(shell dpkg --print-architecture)
 build: deps
+ifeq ($(EMBEDDED),1)
+	Scripts/build-embedded.sh --arch $(ARCH)
+else
 	@# SwiftPM does not relink when only the order file changed: drop the old link.
 	$(if $(STATIC),@for f in .build/static/*/release/wristcore; do [ ! -e "$$f" ] || [ Scripts/wristcore.order -ot "$$f" ] || rm -f "$$f"; done)
 	$(SWIFT) build -c release --product wristcore $(if $(STATIC),$(STATIC_FLAGS))
+endif
+
+# Every module the daemon (and the VM's simulated iPhone) links, compiled in
+# Embedded mode: run by .ci/run so nothing host-only (Foundation, Glibc,
+# swift-log, weak, key paths, untyped throws, non-class existentials) creeps back.
+.PHONY: embedded-check float-abi-check
+embedded-check: deps
+	Scripts/build-embedded.sh --arch $(ARCH) --product modules
+
+# The hard-float ABI proven on the target: Embedded Swift calling libm's
+# float and double functions (Tests/Embedded/FloatABI), run under qemu-user.
+float-abi-check:
+	Scripts/build-embedded.sh --arch $(ARCH) --product float-abi-check >/dev/null
+	Scripts/run-target.sh $(ARCH) .build-embedded/$(ARCH)/float-abi-check
 
 demo: deps
 	$(SWIFT) run wristcore demo
@@ -104,8 +131,20 @@ deb-deps:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
+# The package ships the Embedded daemon (EMBEDDED=0: the full-Swift release
+# build, which a cross build takes from a Swift SDK). Its man page comes from
+# --help of this machine's Embedded build (same sources, same text).
+HOST_ARCH := $(shell dpkg --print-architecture)
 deb: deb-deps
+ifeq ($(EMBEDDED),1)
+	Scripts/build-embedded.sh --arch $(ARCH)
+	$(if $(filter $(HOST_ARCH),$(ARCH)),,Scripts/build-embedded.sh --arch $(HOST_ARCH))
+	SWIFT="$(SWIFT)" ARCH="$(ARCH)" VERSION="$(VERSION)" WRISTCORE_BIN=.build-embedded/$(ARCH)/wristcore \
+		HELP_BIN=.build-embedded/$(HOST_ARCH)/wristcore \
+		$(if $(filter $(HOST_ARCH),$(ARCH)),,WRISTCORE_SYSROOT=$(CURDIR)/.build-embedded/sysroot-$(ARCH)) packaging/build-deb.sh
+else
 	SWIFT="$(SWIFT)" ARCH="$(ARCH)" VERSION="$(VERSION)" SWIFT_SDK="$(SWIFT_SDK)" packaging/build-deb.sh
+endif
 
 # Installs the amd64 package into a fresh Debian 12 root (debootstrap, cached in
 # .build-deb/roots/) and checks it there; needs root.

@@ -48,16 +48,22 @@ if [ -n "$CROSS" ]; then
         if [ -n "${SWIFT_SDK:-}" ]; then
             grep -qxF "$SWIFT_SDK" <<<"$sdks" || problems+=("the Swift SDK '$SWIFT_SDK' is not installed ('swift sdk list' shows: $(tr '\n' ' ' <<<"$sdks"))")
         elif ! $SWIFT build --swift-sdk "$TRIPLE" --show-bin-path >/dev/null 2>&1; then
-            problems+=("a Swift SDK for $TRIPLE (Debian 12 / glibc, with the static Swift stdlib): 'swift sdk list' shows: $(tr '\n' ' ' <<<"$sdks" | sed 's/[ .]*$//'). Install one ('swift sdk install BUNDLE'; docs/cross-compiling.md), then: make deb ARCH=$ARCH SWIFT_SDK=<its id>")
+            problems+=("a Swift SDK for $TRIPLE (Debian 12 / glibc, with the static Swift stdlib): 'swift sdk list' shows: $(tr '\n' ' ' <<<"$sdks" | sed 's/[ .]*$//'). Install one ('swift sdk install BUNDLE'; docs/cross-compiling.md), then: make deb ARCH=$ARCH EMBEDDED=0 SWIFT_SDK=<its id>; or build the Embedded daemon: make deb ARCH=$ARCH")
         fi
     fi
     command -v "$GNU-strip" >/dev/null || problems+=("$GNU-strip and $GNU-objcopy, to strip the binary: sudo apt-get install binutils-$GNU")
-    if ! dpkg --print-foreign-architectures | grep -qx "$ARCH"; then
-        problems+=("dpkg does not know the $ARCH architecture, so dpkg-shlibdeps cannot compute Depends: sudo dpkg --add-architecture $ARCH && sudo apt-get update")
+    if [ -n "${WRISTCORE_SYSROOT:-}" ]; then
+        # The Embedded build's sysroot (Scripts/build-embedded.sh): the target's libraries
+        # and their shlibs lines give Depends without installing anything for $ARCH.
+        [ -f "$WRISTCORE_SYSROOT/shlibs" ] || problems+=("WRISTCORE_SYSROOT=$WRISTCORE_SYSROOT has no shlibs file: run Scripts/build-embedded.sh --arch $ARCH")
+    else
+        if ! dpkg --print-foreign-architectures | grep -qx "$ARCH"; then
+            problems+=("dpkg does not know the $ARCH architecture, so dpkg-shlibdeps cannot compute Depends: sudo dpkg --add-architecture $ARCH && sudo apt-get update")
+        fi
+        for lib in libgpiod2 libi2c0 libbluetooth3 libstdc++6 libgcc-s1 libc6; do
+            dpkg -s "$lib:$ARCH" >/dev/null 2>&1 || { problems+=("the $ARCH run-time libraries, for dpkg-shlibdeps: sudo apt-get install libgpiod2:$ARCH libi2c0:$ARCH libbluetooth3:$ARCH libstdc++6:$ARCH"); break; }
+        done
     fi
-    for lib in libgpiod2 libi2c0 libbluetooth3 libstdc++6 libgcc-s1 libc6; do
-        dpkg -s "$lib:$ARCH" >/dev/null 2>&1 || { problems+=("the $ARCH run-time libraries, for dpkg-shlibdeps: sudo apt-get install libgpiod2:$ARCH libi2c0:$ARCH libbluetooth3:$ARCH libstdc++6:$ARCH"); break; }
-    done
     if [ ${#problems[@]} -gt 0 ]; then
         echo "make deb ARCH=$ARCH: this machine is $HOST_ARCH; building the $ARCH package needs:" >&2
         for p in "${problems[@]}"; do echo "  - $p" >&2; done
@@ -93,7 +99,7 @@ fi
 want_machine=$(case $ARCH in amd64) echo "X86-64";; arm64) echo "AArch64";; armhf) echo "ARM";; esac)
 machine=$(LC_ALL=C readelf -h "$BIN" | sed -n 's/^ *Machine: *//p')
 [[ "$machine" == *"$want_machine"* ]] || die "$BIN is built for '$machine', not $ARCH ($want_machine)"
-if LC_ALL=C readelf -d "$BIN" | grep -q 'NEEDED.*libswiftCore'; then
+if LC_ALL=C readelf -d "$BIN" | grep -q 'NEEDED.*libswift'; then
     die "$BIN links the Swift runtime dynamically (libswiftCore.so): build it with --static-swift-stdlib"
 fi
 
@@ -115,6 +121,12 @@ SRC=$STAGE_ROOT/wristcore-$VERSION
 say "staging $SRC"
 rm -rf "$STAGE_ROOT"; mkdir -p "$SRC/stage/doc"
 cp -r packaging/debian "$SRC/debian"
+if [ -n "${WRISTCORE_SYSROOT:-}" ]; then
+    # Depends for a cross build: the target packages' own shlibs lines (debian/shlibs.local),
+    # the libraries found in the sysroot (dh_shlibdeps -l, packaging/debian/rules).
+    grep -v '^udeb:' "$WRISTCORE_SYSROOT/shlibs" >"$SRC/debian/shlibs.local"
+    export WRISTCORE_SYSROOT
+fi
 install -m 0755 "$BIN" "$SRC/stage/wristcore"
 python3 packaging/manpage.py "$HELP_BIN" "$VERSION" >"$SRC/stage/wristcore.1"
 
