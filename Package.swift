@@ -15,7 +15,7 @@
 //   UI           Screens, Graphics
 //   devices      Display (SSD13xx driver and its I2C framing), Input, Haptics
 //   loop         Loop (interfaces, timer heap, fd-free manual loop); LinuxLoop (EpollLoop)
-//   HAL          HAL (protocols, value types), LinuxHAL (the only fd/device code), C shims
+//   HAL          HAL (protocols, value types), Log (the logger), LinuxHAL (the only fd/device code), C shims
 // Only LinuxHAL, LinuxLoop, the WristCore root and the CLIs may reach LinuxHAL
 // or a C module.
 import PackageDescription
@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "WristCore", targets: ["WristCore"]),
         // Per-layer libraries, used by the separate Benchmarks/ package.
         .library(name: "HAL", targets: ["HAL"]),
+        .library(name: "Log", targets: ["Log"]),
         .library(name: "LinuxHAL", targets: ["LinuxHAL"]),
         .library(name: "Loop", targets: ["Loop"]),
         .library(name: "LinuxLoop", targets: ["LinuxLoop"]),
@@ -44,9 +45,6 @@ let package = Package(
         .library(name: "Watch", targets: ["Watch"]),
         .library(name: "BoardConfig", targets: ["BoardConfig"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-    ],
     targets: [
         // MARK: C libraries (system library targets with their Debian packages)
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
@@ -62,7 +60,9 @@ let package = Package(
 
         // MARK: HAL
         .target(name: "HAL"),
-        .target(name: "LinuxHAL", dependencies: ["HAL", "CLinux", "CGPIOD", "CI2C", "CBluetooth"]),
+        // The daemon's logger (Logger, LogSink, LogLine): pure, so every layer may log.
+        .target(name: "Log"),
+        .target(name: "LinuxHAL", dependencies: ["HAL", "Log", "CLinux", "CGPIOD", "CI2C", "CBluetooth"]),
 
         // MARK: loop
         .target(name: "Loop", dependencies: ["HAL"]),
@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "AMS", "Loop", "HAL"]),
         .target(
             name: "Peripheral",
-            dependencies: ["Loop", "HAL", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Loop", "HAL", "Log"]),
 
         // MARK: the watch
         .target(name: "BoardConfig", dependencies: ["ANCS", "Haptics", "Graphics", "HAL"]),
@@ -91,7 +91,7 @@ let package = Package(
             name: "Watch",
             dependencies: [
                 "BoardConfig", "PhoneServices", "ANCS", "AMS", "Screens", "Graphics", "Display", "Input", "Haptics", "Loop", "HAL",
-                .product(name: "Logging", package: "swift-log"),
+                "Log",
             ]),
         .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "AMS", "HAL"]),
 
@@ -106,7 +106,7 @@ let package = Package(
                 "Watch", "BoardConfig", "PhoneServices", "Decode", "GATT", "ATTCodec", "ANCS", "Screens", "Graphics",
                 "Loop", "HAL",
                 "AMS",
-                .product(name: "Logging", package: "swift-log"),
+                "Log",
             ]),
 
         // MARK: composition root and CLIs
@@ -117,13 +117,13 @@ let package = Package(
             dependencies: [
                 "SimBoard", "Watch", "BoardConfig", "Peripheral", "PhoneServices", "GATT", "ANCS", "Screens",
                 "Display", "Graphics", "Input", "Haptics", "Loop", "LinuxLoop", "HAL", "LinuxHAL",
-                .product(name: "Logging", package: "swift-log"),
+                "Log",
             ]),
         .executableTarget(
             name: "WristCoreCLI",
             dependencies: [
                 "WristCore", "SimBoard", "Decode", "BoardConfig", "Peripheral", "LinuxHAL", "HAL", "CommandLineOptions",
-                .product(name: "Logging", package: "swift-log"),
+                "Log",
             ]),
         // The simulated iPhone on a virtual Bluetooth controller, for the real-kernel VM tests (Tests/VM).
         .executableTarget(
@@ -147,7 +147,8 @@ let package = Package(
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "AMS", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "PeripheralTests",
-            dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "WristCore"]),
+            dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "Log", "WristCore"]),
+        .testTarget(name: "LogTests", dependencies: ["Log"]),
         .testTarget(name: "LinuxHALTests", dependencies: ["LinuxHAL", "HAL"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "LinuxHAL", "HAL"]),
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
@@ -161,7 +162,7 @@ let package = Package(
                 "Input", "Loop", "HAL",
                 // The simulated iPhone's tests run it over a real socket pair and loop.
                 "LinuxLoop", "LinuxHAL",
-                .product(name: "Logging", package: "swift-log"),
+                "Log",
             ]),
         .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "HAL", "Haptics"]),
         .testTarget(
@@ -170,14 +171,14 @@ let package = Package(
                 "Watch", "BoardConfig", "ANCS", "AMS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
                 "PhoneServices",  // PhoneClock / CurrentTime: the phone's time handed to the controller
                 "LinuxHAL",  // FileBytes, to read the shipped fonts; the code under test never touches a descriptor
-                .product(name: "Logging", package: "swift-log"),
+                "Log",
             ]),
         .testTarget(
             name: "WristCoreTests",
             dependencies: [
                 "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ANCS", "AMS", "Screens",
                 "Graphics", "Haptics", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
-                .product(name: "Logging", package: "swift-log"),
+                "Log",
             ],
             exclude: ["EndToEnd/Golden"]),
     ],

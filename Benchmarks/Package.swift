@@ -5,11 +5,11 @@ import PackageDescription
 
 /// One benchmark executable: Benchmarks/<name>/, the Benchmark library and
 /// plugin, and the WristCore layers it measures.
-func benchmarkTarget(_ name: String, measuring products: [String], also: [Target.Dependency] = []) -> Target {
+func benchmarkTarget(_ name: String, measuring products: [String]) -> Target {
     .executableTarget(
         name: name,
         dependencies: [.product(name: "Benchmark", package: "benchmark")]
-            + products.map { .product(name: $0, package: "WristCore") } + also,
+            + products.map { .product(name: $0, package: "WristCore") },
         path: "Benchmarks/\(name)",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
 }
@@ -23,8 +23,6 @@ let package = Package(
         // MallocInterposer counts every malloc, so the budgets "0 allocations per
         // event" are measured, not claimed.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
-        // The watch benchmarks build a WatchDaemon, which takes a Logger.
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // The run loop: Loop's interfaces and timer heap, LinuxLoop's EpollLoop.
@@ -42,7 +40,8 @@ let package = Package(
             measuring: [
                 "WristCore", "Watch", "BoardConfig", "SimBoard", "PhoneServices", "GATT", "ANCS", "AMS", "ATTCodec", "Screens", "Graphics", "Display",
                 "Loop", "LinuxLoop", "LinuxHAL", "HAL",
-            ],
-            also: [.product(name: "Logging", package: "swift-log")]),
+                // The WatchDaemon takes a Logger.
+                "Log",
+            ]),
     ]
 )

@@ -12,6 +12,8 @@ json`) and fails when:
   - anything under Fuzz/ is a symbolic link;
   - a module other than the font tools imports Foundation (the daemon links
     no Foundation: docs/performance.md, "Footprint");
+  - a bottom-layer module (HAL, Log) depends on anything or imports Glibc,
+    Foundation or a C module;
   - a branch on the board being simulated stands outside the board-devices
     implementations and the one place that chooses them.
 Run from the package root: `python3 Scripts/check-layers.py` (make test runs it).
@@ -25,7 +27,10 @@ C_MODULES = {"CLinux", "CGPIOD", "CI2C", "CBluetooth"}
 FORBIDDEN = C_MODULES | {"LinuxHAL", "LinuxLoop"}
 # Modules that must stay pure (the list, plus the rest of the library layers).
 PURE = ["HAL", "Loop", "ATTCodec", "GATT", "ANCS", "AMS", "CommandLineOptions", "PhoneServices", "Peripheral", "Graphics", "Display",
-        "Input", "Haptics", "Screens", "BoardConfig", "Watch", "Decode", "SimBoard", "FontCompiler"]
+        "Input", "Haptics", "Screens", "BoardConfig", "Watch", "Decode", "SimBoard", "FontCompiler", "Log"]
+# The bottom layer: modules that depend on nothing and import no C library or
+# Glibc, so every layer may use them and Embedded Swift can build them.
+BOTTOM = ["HAL", "Log"]
 # Where `simulated` may decide anything: the two board-devices implementations and the one choice.
 SIMULATED_ALLOWED = re.compile(r"^Sources/(SimBoard/Simulated.*Devices.*|WristCore/LinuxBoardDevices.*|WristCore/BoardDevicesFactory|BoardConfig/.*)\.swift$")
 SYSCALL = re.compile(r"(?<![.\w])(open|openat|close|read|write|socket|bind|listen|accept4?|connect|recv|recvmsg|send|sendmsg|poll|ioctl|epoll_\w+|timerfd_\w+|signalfd|pipe2?|fsync|rename|unlink)\(")
@@ -58,6 +63,13 @@ def main():
     for p in PURE:
         if p not in targets:
             problems.append(f"expected module {p} is missing")
+    for b in BOTTOM:
+        if deps.get(b):
+            problems.append(f"{b} is a bottom-layer module but depends on {', '.join(sorted(deps[b]))}")
+        for src in targets.get(b, {}).get("sources", []):
+            path = os.path.join(targets[b]["path"], src)
+            if re.search(r"^import (Glibc|Foundation|C\w+)$", open(path, encoding="utf-8").read(), re.M):
+                problems.append(f"{path}: a bottom-layer module imports Glibc, Foundation or a C module")
     # Imports must be declared (SwiftPM can let an undeclared module slip in through the build order).
     package_modules = set(targets)
     for n, t in targets.items():

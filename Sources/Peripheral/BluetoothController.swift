@@ -1,5 +1,5 @@
 import HAL
-import Logging
+import Log
 
 /// How the watch wants its controller.
 public struct ControllerConfiguration: Equatable, Sendable {

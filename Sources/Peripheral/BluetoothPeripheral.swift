@@ -1,5 +1,5 @@
 import HAL
-import Logging
+import Log
 import Loop
 
 /// The watch as a Bluetooth LE peripheral, owning its controller like

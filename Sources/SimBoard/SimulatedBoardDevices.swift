@@ -1,7 +1,7 @@
 import BoardConfig
 import Graphics
 import HAL
-import Logging
+import Log
 import Loop
 
 /// The simulated board's devices: an emulated panel decoding the driver's

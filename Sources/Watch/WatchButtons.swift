@@ -1,7 +1,7 @@
 import BoardConfig
 import HAL
 import Input
-import Logging
+import Log
 import Loop
 
 /// The board's buttons: each role has a gesture recognizer (debounce, press,

@@ -6,7 +6,7 @@ import Graphics
 import HAL
 import Haptics
 import Input
-import Logging
+import Log
 import Loop
 import PhoneServices
 import Screens

@@ -2,7 +2,7 @@ import BoardConfig
 import HAL
 import LinuxHAL
 import LinuxLoop
-import Logging
+import Log
 import SimBoard
 
 /// What a board's devices are made with, once the daemon's loop exists.

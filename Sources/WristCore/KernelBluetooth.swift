@@ -1,7 +1,7 @@
 import BoardConfig
 import HAL
 import LinuxHAL
-import Logging
+import Log
 import Loop
 import Peripheral
 

@@ -8,7 +8,7 @@ import HAL
 import Haptics
 import Input
 import LinuxHAL
-import Logging
+import Log
 import Loop
 import Peripheral
 import PhoneServices

@@ -1,7 +1,7 @@
 import BoardConfig
 import CommandLineOptions
 import HAL
-import Logging
+import Log
 import Peripheral
 import WristCore
 

@@ -1,7 +1,7 @@
 import CommandLineOptions
 import HAL
 import LinuxHAL
-import Logging
+import Log
 import Peripheral
 import WristCore
 

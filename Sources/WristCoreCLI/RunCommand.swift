@@ -2,7 +2,7 @@ import BoardConfig
 import CommandLineOptions
 import HAL
 import LinuxHAL
-import Logging
+import Log
 import Peripheral
 import SimBoard
 import WristCore

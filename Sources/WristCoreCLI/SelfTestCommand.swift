@@ -1,7 +1,7 @@
 import CommandLineOptions
 import Glibc
 import HAL
-import Logging
+import Log
 import WristCore
 
 struct SelfTestCommand: WristcoreCommand {

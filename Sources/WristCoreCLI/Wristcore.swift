@@ -3,7 +3,7 @@ import CommandLineOptions
 import Glibc
 import HAL
 import LinuxHAL
-import Logging
+import Log
 import WristCore
 
 /// `wristcore`: the watch daemon and its bench tools.
@@ -83,7 +83,7 @@ enum Wristcore {
 struct GlobalOptions {
     static let parameters: [Parameter] = [
         .option(
-            "log-level", valueName: "level", value: .oneOf(Logger.Level.allCases.map(\.rawValue)),
+            "log-level", valueName: "level", value: .oneOf(Logger.Level.allCases.map { $0.rawValue }),
             default: Logger.Level.info.rawValue,
             help: "How much to log to standard error: trace, debug, info, notice, warning, error, critical.")
     ]
@@ -94,14 +94,10 @@ struct GlobalOptions {
         logLevel = arguments.choice("log-level", as: Logger.Level.self)!
     }
 
-    /// Sets up swift-log once for the process.
+    /// Sends every `Logger(label:)` made from now on to standard error (or
+    /// the journal) at --log-level: once per process, before the first logger.
     func bootstrapLogging() {
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        Logger.bootstrap(sink: StandardErrorLog.sink(), level: logLevel)
     }
 }
 

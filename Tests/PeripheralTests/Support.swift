@@ -1,7 +1,7 @@
 import Glibc
 import HAL
 import LinuxHAL
-import Logging
+import Log
 import Loop
 import Peripheral
 @testable import Peripheral
@@ -193,9 +193,7 @@ final class TemporaryDirectory {
 }
 
 let quietLogger: Logger = {
-    var l = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-    l.logLevel = .critical
-    return l
+    Logger(label: "test", sink: .discarding, level: .critical)
 }()
 
 /// The peripheral's world on a `ManualLoop`: the mgmt fake and the link
@@ -287,25 +285,11 @@ final class InMemoryStateFiles: StateFileStore {
     }
 }
 
-/// Log lines, recorded ("level: message") by `RecordingLogHandler`.
+/// Log lines at info and above, recorded as "level: message".
 final class LogRecorder: @unchecked Sendable {
     private(set) var lines: [String] = []
     func append(_ line: String) { lines.append(line) }
     var logger: Logger {
-        var l = Logger(label: "test") { _ in RecordingLogHandler(recorder: self) }
-        l.logLevel = .info
-        return l
+        Logger(label: "test", sink: LogSink { level, _, message in self.append("\(level): \(message)") }, level: .info)
     }
-}
-
-struct RecordingLogHandler: LogHandler {
-    let recorder: LogRecorder
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
-    var metadataProvider: Logger.MetadataProvider?
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) { recorder.append("\(event.level): \(event.message)") }
 }

@@ -1,7 +1,7 @@
 import BoardConfig
 import Glibc
 import HAL
-import Logging
+import Log
 import Loop
 import SimBoard
 import Testing

@@ -2,7 +2,7 @@ import BoardConfig
 import Display
 import Graphics
 import HAL
-import Logging
+import Log
 import Loop
 import SimBoard
 import Testing

@@ -1,7 +1,7 @@
 import BoardConfig
 import HAL
 import Input
-import Logging
+import Log
 import Loop
 import SimBoard
 import Testing

@@ -1,5 +1,5 @@
 import HAL
-import Logging
+import Log
 
 // In-memory stand-ins for the sockets LinuxHAL gives the simulated board, so
 // SimBoard is tested with no descriptor at all (and no LinuxHAL in the build).
@@ -145,18 +145,9 @@ final class LogBox: @unchecked Sendable {
     var lines: [String] = []
 }
 
-struct CapturingLogHandler: LogHandler {
-    let box: LogBox
-    var logLevel: Logger.Level = .trace
-    var metadata: Logger.Metadata = [:]
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) { box.lines.append("\(event.level): \(event.message)") }
-}
-
 extension Logger {
-    /// A logger whose lines land in `box`.
-    static func capturing(_ box: LogBox) -> Logger { Logger(label: "test") { _ in CapturingLogHandler(box: box) } }
+    /// A logger whose lines land in `box` ("level: message"), every level.
+    static func capturing(_ box: LogBox) -> Logger {
+        Logger(label: "test", sink: LogSink { level, _, message in box.lines.append("\(level): \(message)") })
+    }
 }

@@ -4,7 +4,7 @@ import Display
 import Graphics
 import HAL
 import LinuxHAL
-import Logging
+import Log
 import Loop
 import Screens
 import Testing

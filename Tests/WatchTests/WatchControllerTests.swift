@@ -4,7 +4,7 @@ import Graphics
 import HAL
 import Haptics
 import Input
-import Logging
+import Log
 import LinuxHAL
 import Loop
 import Screens

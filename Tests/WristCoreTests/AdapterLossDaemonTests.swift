@@ -4,7 +4,7 @@ import Graphics
 import HAL
 import LinuxHAL
 import LinuxLoop
-import Logging
+import Log
 import Loop
 import Screens
 import SimBoard
@@ -173,7 +173,7 @@ import WristCore
         options.systemdNotify = (receiver.path, .milliseconds(100))
         let board = BoardLoader.builtInSimulated
         daemon = WatchDaemon(
-            board: board, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }), options: options,
+            board: board, logger: Logger(label: "test", sink: .discarding), options: options,
             devices: BoardDevicesFactory { context in
                 ScriptedLinkDevices(
                     base: SimulatedBoardDevices(board: context.board, loop: context.loop, sockets: UnixLocalSockets(), logger: context.logger),

@@ -3,7 +3,7 @@ import Foundation
 import Graphics
 import HAL
 import LinuxHAL
-import Logging
+import Log
 import Loop
 import Screens
 import SimBoard

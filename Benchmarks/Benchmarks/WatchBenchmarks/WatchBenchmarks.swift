@@ -3,7 +3,7 @@ import Benchmark
 import Display
 import Graphics
 import LinuxHAL
-import Logging
+import Log
 import Screens
 import SimBoard
 import Watch

@@ -6,25 +6,12 @@ import Foundation
 import HAL
 import LinuxHAL
 import LinuxLoop
-import Logging
+import Log
 import Loop
 import Screens
 import SimBoard
 import Watch
 import WristCore
-
-/// A log handler at the daemon's default level (`.info`, as `wristcore run`
-/// starts) that drops what it is given: messages at or above the level are
-/// still built — so their cost is measured — but nothing is printed.
-struct DiscardingLogHandler: LogHandler {
-    var logLevel: Logger.Level
-    var metadata: Logger.Metadata = [:]
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) {}
-}
 
 /// The whole watch on the simulated board, as `wristcore run --board sim
 /// --phone unix:PATH` builds it (the real `WatchDaemon` on the devices
@@ -65,7 +52,10 @@ final class WatchRig {
         options.phoneEndpoint = "unix:\(path)"
         // A fixed system time (the phone's Current Time replaces it anyway).
         options.settings.systemClock = { WallClockTime(year: 2024, month: 5, day: 1, hour: 12, minute: 0, second: 0, weekday: 3) }
-        let logger = Logger(label: "bench") { _ in DiscardingLogHandler(logLevel: logLevel) }
+        // At the daemon's default level (`.info`, as `wristcore run` starts),
+        // into a sink that drops the lines: messages at or above the level are
+        // still built — so their cost is measured — but nothing is printed.
+        let logger = Logger(label: "bench", sink: .discarding, level: logLevel)
         daemon = WatchDaemon(board: BoardLoader.builtInSimulated, logger: logger, options: options, devices: .simulated)
         try daemon.start(on: loop)
         watch = daemon.watch!

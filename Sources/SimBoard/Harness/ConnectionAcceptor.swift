@@ -1,5 +1,5 @@
 import HAL
-import Logging
+import Log
 import Loop
 
 /// Accepts the connections of one listener on the loop and hands each to

@@ -2,7 +2,7 @@ import AMS
 import ANCS
 import BoardConfig
 import HAL
-import Logging
+import Log
 import Loop
 
 /// The harness endpoint: a Unix stream socket speaking the line protocol of

@@ -1,5 +1,5 @@
 import HAL
-import Logging
+import Log
 import Loop
 
 /// The simulated board's phone endpoint: a Unix `SOCK_SEQPACKET` socket where

@@ -3,7 +3,7 @@ import BoardConfig
 import Graphics
 import HAL
 import LinuxHAL
-import Logging
+import Log
 import Loop
 import Peripheral
 import Screens

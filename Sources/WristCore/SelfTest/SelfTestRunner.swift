@@ -3,7 +3,7 @@ import Graphics
 import HAL
 import LinuxHAL
 import LinuxLoop
-import Logging
+import Log
 import Peripheral
 import SimBoard
 

@@ -1,6 +1,6 @@
 import BoardConfig
 import Graphics
-import Logging
+import Log
 import SimBoard
 import Testing
 

@@ -2,7 +2,7 @@ import BoardConfig
 import Foundation
 import Graphics
 import HAL
-import Logging
+import Log
 import SimBoard
 import Testing
 

@@ -4,7 +4,7 @@ import Glibc
 import HAL
 import LinuxHAL
 import LinuxLoop
-import Logging
+import Log
 import SimBoard
 import Testing
 import WristCore
@@ -220,7 +220,7 @@ import WristCore
     /// request with "Attribute Not Found" (no services at all), and hangs up
     /// after `afterPDUs` PDUs from the watch (`.max`: when discovery is over).
     static func phoneThatLeaves(afterPDUs: Int, log: LogBox) throws {
-        let rig = try SimBoardRig(logger: Logger(label: "e2e") { _ in CapturingLogHandler(box: log) })
+        let rig = try SimBoardRig(logger: Logger.capturing(log))
         let phone = try UnixSocketListener.connect(path: rig.phonePath, kind: .seqPacket)
         var received = 0
         var closed = false
@@ -253,13 +253,9 @@ final class LogBox: @unchecked Sendable {
     var lines: [String] = []
 }
 
-struct CapturingLogHandler: LogHandler {
-    let box: LogBox
-    var logLevel: Logger.Level = .debug
-    var metadata: Logger.Metadata = [:]
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
+extension Logger {
+    /// A logger at debug whose lines land in `box` ("level: message").
+    static func capturing(_ box: LogBox) -> Logger {
+        Logger(label: "e2e", sink: LogSink { level, _, message in box.lines.append("\(level): \(message)") }, level: .debug)
     }
-    func log(event: LogEvent) { box.lines.append("\(event.level): \(event.message)") }
 }

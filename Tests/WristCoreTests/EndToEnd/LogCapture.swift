@@ -1,4 +1,4 @@
-import Logging
+import Log
 
 /// Collects what a `Logger` logs, for tests that check a message and its level.
 final class LogCapture: @unchecked Sendable {
@@ -11,28 +11,8 @@ final class LogCapture: @unchecked Sendable {
 
     /// A logger at `level` whose messages land in `entries`.
     func logger(level: Logger.Level = .debug) -> Logger {
-        var l = Logger(label: "capture") { _ in Handler(capture: self) }
-        l.logLevel = level
-        return l
+        Logger(label: "capture", sink: LogSink { level, _, message in self.entries.append(Entry(level: level, message: message)) }, level: level)
     }
 
     func messages(at level: Logger.Level) -> [String] { entries.filter { $0.level == level }.map(\.message) }
-
-    fileprivate func append(_ e: Entry) { entries.append(e) }
-
-    private struct Handler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-                 file: String, function: String, line: UInt) {
-            capture.append(Entry(level: level, message: message.description))
-        }
-    }
 }

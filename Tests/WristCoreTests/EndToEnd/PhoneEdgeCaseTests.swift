@@ -1,7 +1,7 @@
 import ANCS
 import Foundation
 import HAL
-import Logging
+import Log
 import PhoneServices
 import SimBoard
 import Testing

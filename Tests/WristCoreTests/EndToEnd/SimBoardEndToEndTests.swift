@@ -5,7 +5,7 @@ import GATT
 import Glibc
 import HAL
 import LinuxLoop
-import Logging
+import Log
 import Loop
 import SimBoard
 import Testing

@@ -6,7 +6,7 @@ import Glibc
 import HAL
 import LinuxHAL
 import LinuxLoop
-import Logging
+import Log
 import Loop
 import Screens
 import SimBoard
@@ -48,8 +48,10 @@ final class SimBoardRig {
         options.settings = settings
         options.keepPowerSettings = true
         options.systemdNotify = systemdNotify
-        var defaultLogger = Logger(label: "e2e")
-        defaultLogger.logLevel = ProcessInfo.processInfo.environment["WRISTCORE_E2E_LOG"] != nil ? .debug : .critical
+        // WRISTCORE_E2E_LOG=1: the daemon's lines on standard error, from debug up.
+        let defaultLogger = ProcessInfo.processInfo.environment["WRISTCORE_E2E_LOG"] != nil
+            ? Logger(label: "e2e", sink: StandardErrorLog.sink(), level: .debug)
+            : Logger(label: "e2e", sink: .discarding, level: .critical)
         daemon = WatchDaemon(board: board, logger: logger ?? defaultLogger, options: options)
         try daemon.start(on: loop)
         harness = try HarnessClient(path: harnessPath, loop: loop)
