@@ -18,7 +18,7 @@ public protocol BoardDevices: AnyObject {
 
     /// Checks, before anything is opened, that the devices are there, free and
     /// usable with the options given; throws a failure that says how to fix it.
-    func preflight() throws
+    func preflight() throws(WristCoreFailure)
 
     /// Opens the display's bus.
     func openDisplay(_ wiring: DisplayWiring) throws(HALError) -> any I2CTransport
@@ -29,7 +29,7 @@ public protocol BoardDevices: AnyObject {
 
     /// Starts accepting phone links (advertising on a real board); every
     /// accepted link and what happens to it is reported through `handlers`.
-    func startPhoneLink(_ handlers: PhoneLinkHandlers) throws
+    func startPhoneLink(_ handlers: PhoneLinkHandlers) throws(WristCoreFailure)
     /// Stops accepting links and tears the link machinery down (idempotent).
     func stopPhoneLink()
 

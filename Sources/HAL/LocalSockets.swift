@@ -2,7 +2,7 @@
 /// harness's line protocol, the phone endpoint's packet links, and the
 /// in-process link of the built-in simulated iPhone. LinuxHAL implements it
 /// with `AF_UNIX` sockets; the composition root injects it.
-public protocol LocalSockets {
+public protocol LocalSockets: AnyObject {
     /// Listens at `path` for stream connections carrying a line protocol.
     func listenForLines(at path: String) throws(HALError) -> any ConnectionListener<any LineChannel>
     /// Listens at `path` for message connections (`SOCK_SEQPACKET` on Linux):

@@ -49,7 +49,7 @@ public final class SimulatedBoardDevices: BoardDevices {
     public var hardwareNote: String? { "simulated hardware" }
     public var displayLocation: String { "the emulator" }
 
-    public func preflight() throws {}
+    public func preflight() throws(WristCoreFailure) {}
 
     public func openDisplay(_ wiring: DisplayWiring) throws(HALError) -> any I2CTransport {
         let panel = EmulatedPanel.named("\(wiring.controller.rawValue)-\(wiring.width)x\(wiring.height)") ?? .ssd1306_128x64
@@ -70,7 +70,11 @@ public final class SimulatedBoardDevices: BoardDevices {
         return line
     }
 
-    public func startPhoneLink(_ handlers: PhoneLinkHandlers) throws {
+    public func startPhoneLink(_ handlers: PhoneLinkHandlers) throws(WristCoreFailure) {
+        do throws(HALError) { try startSimulatedLink(handlers) } catch { throw WristCoreFailure("cannot start: \(error)") }
+    }
+
+    private func startSimulatedLink(_ handlers: PhoneLinkHandlers) throws(HALError) {
         if let path = options.phoneEndpointPath {
             handlers.stateChanged(.advertising)
             phoneEndpoint = try SimulatedPhoneEndpoint(path: path, sockets: sockets, loop: loop, logger: logger) { [loop] channel in

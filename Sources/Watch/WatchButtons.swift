@@ -46,7 +46,7 @@ public final class WatchButtons {
             let role = buttons[i].role
             // One drain for both ways edges arrive, made once.
             let drain = { [logger, unowned(unsafe) line] in
-                do {
+                do throws(HALError) {
                     while let edge = try line.readEdge() { recognizer.edge(edge) }
                 } catch {
                     logger.error("button \(role.rawValue): \(error)")

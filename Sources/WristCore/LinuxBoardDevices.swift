@@ -40,7 +40,7 @@ public final class LinuxBoardDevices: BoardDevices {
     public var displayLocation: String { board.display.devicePath }
 
     /// Refuses a board whose devices are missing or busy, saying how to fix it.
-    public func preflight() throws {
+    public func preflight() throws(WristCoreFailure) {
         if phoneEndpoint != nil {
             throw WristCoreFailure("--phone is for the simulated board (--board sim); a real board talks to the phone over Bluetooth", exitCode: WristCoreExit.usageOrConfiguration)
         }
@@ -72,7 +72,7 @@ public final class LinuxBoardDevices: BoardDevices {
     /// The Bluetooth link: advertises, pairs (the passkey on screen, confirmed
     /// with the buttons), keeps bonds, and hands each accepted L2CAP ATT link
     /// to the watch.
-    public func startPhoneLink(_ handlers: PhoneLinkHandlers) throws {
+    public func startPhoneLink(_ handlers: PhoneLinkHandlers) throws(WristCoreFailure) {
         var options = BluetoothPeripheral.Options()
         options.adapterLossTimeout = board.bluetooth.adapterLossTimeout
         let bt = BluetoothPeripheral.kernel(board: board, stateDirectory: stateDirectory, loop: loop, logger: logger, options: options)

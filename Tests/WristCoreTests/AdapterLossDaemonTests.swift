@@ -120,13 +120,13 @@ import WristCore
         }
         var hardwareNote: String? { base.hardwareNote }
         var displayLocation: String { base.displayLocation }
-        func preflight() throws { try base.preflight() }
+        func preflight() throws(WristCoreFailure) { try base.preflight() }
         func openDisplay(_ wiring: DisplayWiring) throws(HALError) -> any I2CTransport { try base.openDisplay(wiring) }
         func openButton(_ wiring: ButtonWiring, debounce: Duration) throws(HALError) -> any ButtonLine {
             try base.openButton(wiring, debounce: debounce)
         }
         func openMotor(_ wiring: MotorWiring) throws(HALError) -> any MotorLine { try base.openMotor(wiring) }
-        func startPhoneLink(_ handlers: PhoneLinkHandlers) throws {
+        func startPhoneLink(_ handlers: PhoneLinkHandlers) throws(WristCoreFailure) {
             loop.deferWork { [script] in
                 handlers.ready(nil)
                 script(handlers)

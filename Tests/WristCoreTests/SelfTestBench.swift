@@ -99,7 +99,7 @@ final class AlteredDevices: BoardDevices {
 
     var hardwareNote: String? { base.hardwareNote }
     var displayLocation: String { "/dev/i2c-1" }
-    func preflight() throws {}
+    func preflight() throws(WristCoreFailure) {}
     func openDisplay(_ wiring: DisplayWiring) throws(HALError) -> any I2CTransport {
         if let display { return try display(wiring) }
         return try base.openDisplay(wiring)
@@ -109,7 +109,7 @@ final class AlteredDevices: BoardDevices {
         return try base.openButton(wiring, debounce: debounce)
     }
     func openMotor(_ wiring: MotorWiring) throws(HALError) -> any MotorLine { try base.openMotor(wiring) }
-    func startPhoneLink(_ handlers: PhoneLinkHandlers) throws {}
+    func startPhoneLink(_ handlers: PhoneLinkHandlers) throws(WristCoreFailure) {}
     func stopPhoneLink() {}
     func setButton(_ role: ButtonRole, active: Bool) -> Bool { base.setButton(role, active: active) }
     func panelImage() -> MonoImage? { base.panelImage() }

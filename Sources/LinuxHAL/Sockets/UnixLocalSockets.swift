@@ -2,7 +2,7 @@ import HAL
 
 /// `LocalSockets` with `AF_UNIX` sockets: stream listeners for line
 /// protocols, `SOCK_SEQPACKET` listeners and socket pairs for packet links.
-public struct UnixLocalSockets: LocalSockets {
+public final class UnixLocalSockets: LocalSockets {
     public init() {}
 
     public func listenForLines(at path: String) throws(HALError) -> any ConnectionListener<any LineChannel> {

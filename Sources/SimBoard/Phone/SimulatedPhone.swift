@@ -24,7 +24,7 @@ import PhoneServices
 /// ATT response at all, so the watch's request times out).
 public final class SimulatedPhone {
     /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
-    private let lifetime = Lifetime()
+    let lifetime = Lifetime()
     deinit { lifetime.end() }
 
     public struct Configuration {
