@@ -41,8 +41,13 @@ public final class BluetoothController {
     private var setUpGeneration = 0
 
     private struct Step {
-        var command: any ManagementCommand
+        var command: EncodedManagementCommand
         var required: Bool
+
+        init(command: some ManagementCommand, required: Bool) {
+            self.command = EncodedManagementCommand(command)
+            self.required = required
+        }
     }
 
     public init(client: ManagementClient, index: UInt16, logger: Logger) {
@@ -130,8 +135,8 @@ public final class BluetoothController {
     }
 
     /// Sends any command to this controller.
-    public func send(_ command: any ManagementCommand, completion: @escaping ManagementClient.Completion) {
-        client.send(AnyCommand(command), index: index, completion: completion)
+    public func send(_ command: some ManagementCommand, completion: @escaping ManagementClient.Completion) {
+        client.send(command, index: index, completion: completion)
     }
 
     /// Starts advertising `payload` (replacing any earlier instance).
@@ -148,12 +153,4 @@ public final class BluetoothController {
             completion(status == .success || status == .invalidParameters ? nil : .command(.removeAdvertising, hci: index, status: status))
         }
     }
-}
-
-/// Lets heterogeneous steps go through the generic `send`.
-struct AnyCommand: ManagementCommand {
-    let base: any ManagementCommand
-    init(_ base: any ManagementCommand) { self.base = base }
-    var opcode: ManagementOpcode { base.opcode }
-    func encodeParameters() -> [UInt8] { base.encodeParameters() }
 }

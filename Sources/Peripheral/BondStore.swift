@@ -45,26 +45,31 @@ public final class BondStore {
 
     public let directory: String
     public var path: String { directory + "/" + Self.fileName }
-    /// Where the file is read and written.
-    public let files: any StateFileStore
+    /// Where the file is read and written (the injected store, wrapped:
+    /// Embedded Swift has no `any StateFileStore`).
+    public let files: StateFiles
     public private(set) var contents = Contents()
 
     public var longTermKeys: [LongTermKey] { contents.longTermKeys }
     public var irks: [IdentityResolvingKey] { contents.irks }
     public var localIRK: [UInt8]? { contents.localIRK }
 
-    public init(directory: String = BondStore.defaultDirectory, files: any StateFileStore) {
+    public init(directory: String = BondStore.defaultDirectory, files: StateFiles) {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         self.files = files
+    }
+
+    public convenience init(directory: String = BondStore.defaultDirectory, files: some StateFileStore) {
+        self.init(directory: directory, files: StateFiles(files))
     }
 
     /// The bonded peers (identity address and type), in file order.
     public var bondedPeers: [(address: BluetoothAddress, type: BluetoothAddressType)] {
         var seen: [BluetoothAddress] = []
-        var out: [(BluetoothAddress, BluetoothAddressType)] = []
+        var out: [(address: BluetoothAddress, type: BluetoothAddressType)] = []
         for k in contents.longTermKeys where !seen.contains(k.address) {
             seen.append(k.address)
-            out.append((k.address, k.addressType))
+            out.append((address: k.address, type: k.addressType))
         }
         return out
     }
@@ -279,6 +284,36 @@ public final class BondStore {
             out.append(v)
         }
         return out
+    }
+}
+
+extension BondStore {
+    /// A `StateFileStore` of any concrete type behind one concrete type: its
+    /// operations as closures over the wrapped store (a class stays shared,
+    /// as it was through `any StateFileStore`).
+    public struct StateFiles: StateFileStore {
+        private let _read: (String) throws(HALError) -> [UInt8]?
+        private let _writeAtomically: (String, [UInt8], UInt32) throws(HALError) -> Void
+        private let _moveAside: (String, String) throws(HALError) -> Void
+        private let _remove: (String) throws(HALError) -> Void
+        private let _exists: (String) -> Bool
+        private let _ensureDirectory: (String, UInt32) throws(HALError) -> Void
+
+        public init(_ store: some StateFileStore) {
+            _read = { (path: String) throws(HALError) -> [UInt8]? in try store.read(path) }
+            _writeAtomically = { (path: String, bytes: [UInt8], mode: UInt32) throws(HALError) in try store.writeAtomically(path, bytes, mode: mode) }
+            _moveAside = { (path: String, destination: String) throws(HALError) in try store.moveAside(path, to: destination) }
+            _remove = { (path: String) throws(HALError) in try store.remove(path) }
+            _exists = { store.exists($0) }
+            _ensureDirectory = { (path: String, mode: UInt32) throws(HALError) in try store.ensureDirectory(path, mode: mode) }
+        }
+
+        public func read(_ path: String) throws(HALError) -> [UInt8]? { try _read(path) }
+        public func writeAtomically(_ path: String, _ bytes: [UInt8], mode: UInt32) throws(HALError) { try _writeAtomically(path, bytes, mode) }
+        public func moveAside(_ path: String, to destination: String) throws(HALError) { try _moveAside(path, destination) }
+        public func remove(_ path: String) throws(HALError) { try _remove(path) }
+        public func exists(_ path: String) -> Bool { _exists(path) }
+        public func ensureDirectory(_ path: String, mode: UInt32) throws(HALError) { try _ensureDirectory(path, mode) }
     }
 }
 

@@ -65,7 +65,7 @@ public final class ManagementClient {
     /// socket right after does not undo it; only the answer is lost. Best
     /// effort: a failed write is not reported.
     public func closeAfterSending(_ command: some ManagementCommand, index: UInt16) {
-        if source != nil, transport.isOpen { _ = try? transport.send(command, index: index) }
+        if source != nil, transport.isOpen { _ = try? transport.send(bytes: command.encoded(index: index)) }
         close()
     }
 

@@ -30,20 +30,20 @@ final class PhoneController {
 
     /// Runs the set-up; `completion` gets the controller's address or what failed.
     func setUp(completion: @escaping (Result<BluetoothAddress, PhoneFailure>) -> Void) {
-        let steps: [(any ManagementCommand, String)] = [
-            (SetControllerSetting.powered(false), "Set Powered off"),
-            (SetControllerSetting.lowEnergy(true), "Set Low Energy"),
-            (SetControllerSetting.bondable(true), "Set Bondable"),
-            (SetControllerSetting.secureConnections(.on), "Set Secure Connections"),
-            (SetIOCapability(.displayYesNo), "Set IO Capability"),
+        let steps: [(EncodedManagementCommand, String)] = [
+            (EncodedManagementCommand(SetControllerSetting.powered(false)), "Set Powered off"),
+            (EncodedManagementCommand(SetControllerSetting.lowEnergy(true)), "Set Low Energy"),
+            (EncodedManagementCommand(SetControllerSetting.bondable(true)), "Set Bondable"),
+            (EncodedManagementCommand(SetControllerSetting.secureConnections(.on)), "Set Secure Connections"),
+            (EncodedManagementCommand(SetIOCapability(.displayYesNo)), "Set IO Capability"),
             // Loading the (empty) IRK list is what turns on RPA resolving in
             // the kernel (HCI_RPA_RESOLVING), as bluetoothd does at start-up:
             // only then does SMP ask the watch for its IRK, so the bond is
             // stored under the watch's identity and found again when it
             // advertises from a new private address after a restart.
-            (LoadIdentityResolvingKeys([]), "Load Identity Resolving Keys"),
-            (SetLocalName(name: "VM iPhone", shortName: "iPhone"), "Set Local Name"),
-            (SetControllerSetting.powered(true), "Set Powered on"),
+            (EncodedManagementCommand(LoadIdentityResolvingKeys([])), "Load Identity Resolving Keys"),
+            (EncodedManagementCommand(SetLocalName(name: "VM iPhone", shortName: "iPhone")), "Set Local Name"),
+            (EncodedManagementCommand(SetControllerSetting.powered(true)), "Set Powered on"),
         ]
         client.send(ReadControllerInfo(), index: index) { [self] status, reply in
             guard status == .success, let info = reply.withUnsafeBytes({ ControllerInfo.decode($0) }) else {
@@ -56,7 +56,7 @@ final class PhoneController {
         }
     }
 
-    private func run(_ steps: ArraySlice<(any ManagementCommand, String)>, completion: @escaping (String?) -> Void) {
+    private func run(_ steps: ArraySlice<(EncodedManagementCommand, String)>, completion: @escaping (String?) -> Void) {
         guard let (command, name) = steps.first else { return completion(nil) }
         client.send(command, index: index) { [self] status, _ in
             guard status == .success else { return completion("hci\(index): \(name) failed (\(status))") }

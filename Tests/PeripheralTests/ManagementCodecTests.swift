@@ -30,6 +30,15 @@ import Testing
         #expect(ReadControllerIndexList().encoded(index: ManagementPacket.noIndex) == [0x03, 0x00, 0xFF, 0xFF, 0x00, 0x00])
     }
 
+    @Test func encodedCommandSendsTheSameBytesAsTheCommandItWraps() {
+        let name = SetLocalName(name: "WristCore", shortName: "Wrist")
+        #expect(EncodedManagementCommand(name).encoded(index: 2) == name.encoded(index: 2))
+        #expect(EncodedManagementCommand(name).opcode == name.opcode)
+        let powered = EncodedManagementCommand(SetControllerSetting.powered(true))
+        #expect(powered.encoded(index: 0) == [0x05, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01])
+        #expect(EncodedManagementCommand(powered) == powered)
+    }
+
     @Test func privacyAndName() {
         let irk: [UInt8] = Array(0x10...0x1F)
         #expect(SetPrivacy(enabled: true, localIRK: irk).encoded(index: 0) == [0x2F, 0x00, 0x00, 0x00, 0x11, 0x00, 0x01] + irk)

@@ -13,6 +13,25 @@ extension ManagementCommand {
     }
 }
 
+/// Any command, already encoded: its opcode and parameter bytes. Lists of
+/// different commands (a set-up sequence) hold these, since Embedded Swift
+/// has no `any ManagementCommand`.
+public struct EncodedManagementCommand: ManagementCommand, Equatable {
+    public let opcode: ManagementOpcode
+    public let parameters: [UInt8]
+
+    public init(opcode: ManagementOpcode, parameters: [UInt8]) {
+        self.opcode = opcode
+        self.parameters = parameters
+    }
+
+    public init(_ command: some ManagementCommand) {
+        self.init(opcode: command.opcode, parameters: command.encodeParameters())
+    }
+
+    public func encodeParameters() -> [UInt8] { parameters }
+}
+
 /// Read Controller Information (0x0004): no parameters; the reply is `ControllerInfo`.
 public struct ReadControllerInfo: ManagementCommand {
     public init() {}

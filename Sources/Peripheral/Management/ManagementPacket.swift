@@ -145,7 +145,7 @@ public struct ManagementSettings: OptionSet, Sendable, Hashable, CustomStringCon
             (.advertising, "advertising"), (.secureConnections, "secure-conn"), (.debugKeys, "debug-keys"),
             (.privacy, "privacy"), (.configuration, "configuration"), (.staticAddress, "static-addr"),
         ]
-        return names.filter { contains($0.0) }.map(\.1).joined(separator: " ")
+        return names.filter { contains($0.0) }.map { $0.1 }.joined(separator: " ")
     }
 }
 
