@@ -15,7 +15,7 @@ extension ManagementCommand {
 
 /// Any command, already encoded: its opcode and parameter bytes. Lists of
 /// different commands (a set-up sequence) hold these, since Embedded Swift
-/// has no `any ManagementCommand`.
+/// has no existentials of non-class protocols.
 public struct EncodedManagementCommand: ManagementCommand, Equatable {
     public let opcode: ManagementOpcode
     public let parameters: [UInt8]
