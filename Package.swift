@@ -66,7 +66,7 @@ let package = Package(
 
         // MARK: loop
         .target(name: "Loop", dependencies: ["HAL"]),
-        .target(name: "LinuxLoop", dependencies: ["Loop", "HAL", "LinuxHAL"]),
+        .target(name: "LinuxLoop", dependencies: ["Loop", "HAL", "LinuxHAL", "CLinux"]),
 
         // MARK: devices and UI
         .target(name: "Graphics", dependencies: ["HAL"]),
@@ -122,13 +122,13 @@ let package = Package(
         .executableTarget(
             name: "WristCoreCLI",
             dependencies: [
-                "WristCore", "SimBoard", "Decode", "BoardConfig", "Peripheral", "LinuxHAL", "HAL", "CommandLineOptions",
+                "WristCore", "SimBoard", "Decode", "BoardConfig", "Peripheral", "LinuxHAL", "HAL", "CommandLineOptions", "CLinux",
                 "Log",
             ]),
         // The simulated iPhone on a virtual Bluetooth controller, for the real-kernel VM tests (Tests/VM).
         .executableTarget(
             name: "wristcore-vm-phone",
-            dependencies: ["Peripheral", "SimBoard", "GATT", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
+            dependencies: ["Peripheral", "SimBoard", "GATT", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "CLinux"]),
 
         // MARK: tests
         .testTarget(name: "LoopTests", dependencies: ["Loop", "LinuxLoop", "LinuxHAL", "HAL"]),

@@ -95,7 +95,7 @@ def main():
                 if "func " in line:
                     continue
                 m = SYSCALL.search(line)
-                if m and "Glibc." in line or (m and re.search(r"^\s*(let|var|_|if|guard|return|while)?.*(?<![.\w])" + re.escape(m.group(1)) + r"\(\s*(fd|raw|socket|descriptor|\d)", line)):
+                if m and ("Glibc." in line or "CLinux." in line) or (m and re.search(r"^\s*(let|var|_|if|guard|return|while)?.*(?<![.\w])" + re.escape(m.group(1)) + r"\(\s*(fd|raw|socket|descriptor|\d)", line)):
                     problems.append(f"{path}:{line_no}: descriptor call {m.group(1)}() outside LinuxHAL")
         # C modules are reached through LinuxHAL's imports; only Swift ones are checked.
         for d in sorted(deps[n] - imported):

@@ -5,6 +5,10 @@
 // encode them byte by byte and use these declarations for sizes and checks.
 #ifndef WRISTCORE_CBLUETOOTH_SHIM_H
 #define WRISTCORE_CBLUETOOTH_SHIM_H
+// The C library through CLinux first, so that module owns its declarations
+// (errno values, timespec, sockets...) and every Swift file that uses them
+// needs only `import CLinux` (Embedded Swift checks the owning module).
+#include "../CLinux/shim.h"
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>

@@ -7,6 +7,10 @@
 // Only LinuxHAL imports this module.
 #ifndef WRISTCORE_CGPIOD_SHIM_H
 #define WRISTCORE_CGPIOD_SHIM_H
+// The C library through CLinux first, so that module owns its declarations
+// (errno values, timespec, sockets...) and every Swift file that uses them
+// needs only `import CLinux` (Embedded Swift checks the owning module).
+#include "../CLinux/shim.h"
 
 #include <gpiod.h>
 #include <dirent.h>

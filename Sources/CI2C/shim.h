@@ -1,6 +1,10 @@
 // libi2c (Debian libi2c-dev) and the i2c-dev ioctls. There is no pkg-config file.
 #ifndef WRISTCORE_CI2C_SHIM_H
 #define WRISTCORE_CI2C_SHIM_H
+// The C library through CLinux first, so that module owns its declarations
+// (errno values, timespec, sockets...) and every Swift file that uses them
+// needs only `import CLinux` (Embedded Swift checks the owning module).
+#include "../CLinux/shim.h"
 #include <stdint.h>
 #include <errno.h>
 #include <sys/ioctl.h>

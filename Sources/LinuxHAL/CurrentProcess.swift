@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// What the process was started with that start-up code searches by (font
 /// and scenario directories): environment variables, the executable's path,

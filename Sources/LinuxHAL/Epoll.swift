@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import HAL
 
 /// An owned epoll instance. The run loop is its only user.

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import HAL
 
 /// errno as a typed value, with the system's message (strerror).
@@ -7,7 +7,7 @@ public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
     public init(_ rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's errno right now.
-    public static var current: Errno { Errno(Glibc.errno) }
+    public static var current: Errno { Errno(wc_errno()) }
 
     public static let interrupted = Errno(EINTR)
     public static let wouldBlock = Errno(EAGAIN)

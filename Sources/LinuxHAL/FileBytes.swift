@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import HAL
 
 /// Whole files as bytes, for start-up and command-line tools (fonts, captures,
@@ -18,13 +18,13 @@ public enum FileBytes {
     /// cannot be read (permissions, a directory, I/O).
     public static func readIfPresent(_ path: String) throws(HALError) -> [UInt8]? {
         guard let raw = try openIfPresent(path) else { return nil }
-        defer { _ = Glibc.close(raw) }
+        defer { _ = CLinux.close(raw) }
         var status = stat()
         var bytes: [UInt8] = []
         if fstat(raw, &status) == 0, status.st_size > 0 { bytes.reserveCapacity(Int(status.st_size)) }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(raw, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { CLinux.read(raw, $0.baseAddress, $0.count) }
             if n > 0 {
                 bytes.append(contentsOf: chunk[0..<n])
             } else if n == 0 {
@@ -39,12 +39,12 @@ public enum FileBytes {
     /// Not atomic: for tool output; the bond store uses `AtomicFile`.
     public static func write(_ bytes: [UInt8], to path: String) throws(HALError) {
         var raw: Int32
-        repeat { raw = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } while raw < 0 && Errno.current == .interrupted
+        repeat { raw = wc_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } while raw < 0 && Errno.current == .interrupted
         if raw < 0 { throw Errno.current.halError("create \(path)") }
-        defer { _ = Glibc.close(raw) }
+        defer { _ = CLinux.close(raw) }
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(raw, $0.baseAddress! + written, $0.count - written) }
+            let n = bytes.withUnsafeBytes { CLinux.write(raw, $0.baseAddress! + written, $0.count - written) }
             if n > 0 {
                 written += n
             } else if n == 0 {
@@ -60,7 +60,7 @@ public enum FileBytes {
     /// The caller closes the descriptor.
     static func openIfPresent(_ path: String) throws(HALError) -> Int32? {
         var raw: Int32
-        repeat { raw = Glibc.open(path, O_RDONLY | O_CLOEXEC) } while raw < 0 && Errno.current == .interrupted
+        repeat { raw = wc_open(path, O_RDONLY | O_CLOEXEC, 0) } while raw < 0 && Errno.current == .interrupted
         if raw < 0 {
             let e = Errno.current
             if e == .noEntry || e == Errno(ENOTDIR) { return nil }

@@ -1,9 +1,9 @@
-import Glibc
+import CLinux
 import HAL
 
 /// An owned, open file descriptor. Not copyable: exactly one owner closes it,
 /// once, when it is consumed by `close()` or when the owner goes away.
-public struct FileDescriptor: ~Copyable {
+@frozen public struct FileDescriptor: ~Copyable {
     /// The raw descriptor, for registering with the run loop or passing to the kernel.
     public let rawValue: Int32
 
@@ -15,18 +15,18 @@ public struct FileDescriptor: ~Copyable {
 
     /// Opens a path (O_CLOEXEC is always added).
     public static func open(_ path: String, flags: Int32) throws(Errno) -> FileDescriptor {
-        let fd = try retryingOnInterrupt { Glibc.open(path, flags | O_CLOEXEC) }
+        let fd = try retryingOnInterrupt { wc_open(path, flags | O_CLOEXEC, 0) }
         return FileDescriptor(adopting: fd)
     }
 
     /// Reads up to `buffer.count` bytes; returns 0 at end of file.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
-        try retryingOnInterrupt { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+        try retryingOnInterrupt { CLinux.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
     /// Writes the bytes; returns how many were written.
     public func write(_ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
-        try retryingOnInterrupt { Glibc.write(rawValue, buffer.baseAddress, buffer.count) }
+        try retryingOnInterrupt { CLinux.write(rawValue, buffer.baseAddress, buffer.count) }
     }
 
     /// Gives up ownership without closing; the caller now owns the raw value.
@@ -40,8 +40,8 @@ public struct FileDescriptor: ~Copyable {
     public consuming func close() {
         let fd = rawValue
         discard self
-        _ = Glibc.close(fd)
+        _ = CLinux.close(fd)
     }
 
-    deinit { _ = Glibc.close(rawValue) }
+    deinit { _ = CLinux.close(rawValue) }
 }

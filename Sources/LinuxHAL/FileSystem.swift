@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import HAL
 
 /// What start-up code and tools ask of the file system when they look for
@@ -14,9 +14,9 @@ public enum FileSystem {
     public static func kind(of path: String) -> Kind? {
         var s = stat()
         guard stat(path, &s) == 0 else { return nil }
-        switch s.st_mode & S_IFMT {
-        case S_IFREG: return .regularFile
-        case S_IFDIR: return .directory
+        switch s.st_mode & wc_s_ifmt() {
+        case wc_s_ifreg(): return .regularFile
+        case wc_s_ifdir(): return .directory
         default: return .other
         }
     }

@@ -1,5 +1,5 @@
 import CGPIOD
-import Glibc
+import CLinux
 import HAL
 
 /// The bias (internal pull resistor) a button's input line is requested with.
@@ -63,8 +63,8 @@ public final class GPIOButtonLine: ButtonLine {
             throw target.requestError(as: "input")
         }
         let fd = wc_gpio_request_fd(request)
-        let flags = fcntl(fd, F_GETFL)
-        if fd < 0 || flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0 {
+        let flags = wc_fcntl(fd, F_GETFL)
+        if fd < 0 || flags < 0 || wc_fcntl_int(fd, F_SETFL, flags | O_NONBLOCK) < 0 {
             let error = Errno.current.halError("make the event descriptor of \(target.lineDescription) non-blocking")
             wc_gpio_request_release(request)
             throw error

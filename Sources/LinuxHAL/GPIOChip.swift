@@ -1,5 +1,5 @@
 import CGPIOD
-import Glibc
+import CLinux
 import HAL
 
 /// An open GPIO chip (libgpiod; v1 or v2 underneath, see CGPIOD/shim.h).

@@ -1,5 +1,5 @@
 import CGPIOD
-import Glibc
+import CLinux
 import HAL
 
 /// Which line of a GPIO chip: its offset, or the name the kernel (device

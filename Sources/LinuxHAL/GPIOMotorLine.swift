@@ -1,5 +1,5 @@
 import CGPIOD
-import Glibc
+import CLinux
 import HAL
 
 /// The vibration motor's GPIO output line (libgpiod, v1 or v2).

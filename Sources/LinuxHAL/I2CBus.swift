@@ -1,5 +1,5 @@
 import CI2C
-import Glibc
+import CLinux
 import HAL
 
 /// The system calls the I2C transport makes, behind a protocol so tests can

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import HAL
 
 /// The system's wall clock in the local time zone (CLOCK_REALTIME, then

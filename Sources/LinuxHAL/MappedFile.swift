@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import HAL
 
 /// A whole file mapped read-only into memory (`mmap`, `MAP_PRIVATE`), unmapped
@@ -25,10 +25,10 @@ public final class MappedFile: @unchecked Sendable {
     public static func mapIfPresent(_ path: String) throws(HALError) -> MappedFile? {
         guard let raw = try FileBytes.openIfPresent(path) else { return nil }
         // The mapping keeps the file; the descriptor is not needed after mmap.
-        defer { _ = Glibc.close(raw) }
+        defer { _ = CLinux.close(raw) }
         var status = stat()
         guard fstat(raw, &status) == 0 else { throw Errno.current.halError("stat \(path)") }
-        guard status.st_mode & S_IFMT == S_IFREG else {
+        guard status.st_mode & wc_s_ifmt() == wc_s_ifreg() else {
             throw HALError(operation: "map \(path)", errno: EISDIR, reason: "not a regular file")
         }
         let count = Int(status.st_size)

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import HAL
 
 /// The process's signals, as a daemon that drives a motor must treat them.
@@ -24,7 +24,7 @@ public enum ProcessSignals {
     /// then tee exits) must not kill the daemon with the motor on: a write
     /// to a closed pipe then fails with EPIPE instead of raising SIGPIPE.
     public static func ignoreBrokenPipe() {
-        _ = signal(SIGPIPE, SIG_IGN)
+        _ = signal(SIGPIPE, wc_sig_ign())
     }
 
     /// The name of a signal, for logs ("SIGTERM").

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import HAL
 
 /// Delivers the given signals (for the daemon: SIGINT and SIGTERM) as readable
@@ -31,7 +30,7 @@ public struct SignalFD: ~Copyable {
     /// The next pending signal number, or nil when none is pending.
     public func next() -> Int32? {
         var info = signalfd_siginfo()
-        let n = Glibc.read(fd.rawValue, &info, MemoryLayout<signalfd_siginfo>.size)
+        let n = CLinux.read(fd.rawValue, &info, MemoryLayout<signalfd_siginfo>.size)
         return n == MemoryLayout<signalfd_siginfo>.size ? Int32(info.ssi_signo) : nil
     }
 

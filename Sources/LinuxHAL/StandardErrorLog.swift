@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import Log
 
 /// The daemon's log lines on standard error, in swift-log's stream format

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import HAL
 
 /// The system's wall clock (CLOCK_REALTIME): reading it, whether it is
@@ -47,7 +46,7 @@ public enum SystemClock {
         guard let bytes = try? FileBytes.readIfPresent("/proc/self/status") else { return false }
         let text = String(decoding: bytes, as: UTF8.self)
         for line in text.split(separator: "\n") where line.hasPrefix("Seccomp:") {
-            return line.dropFirst("Seccomp:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }) == "0"
+            return line.dropFirst("Seccomp:".count).drop(while: { $0 == " " || $0 == "\t" }) == "0"
         }
         return false
     }()

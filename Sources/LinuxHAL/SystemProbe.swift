@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import HAL
 
 /// Read-only checks of the system that `wristcore doctor` reports on.

@@ -1,7 +1,4 @@
-// CBluetooth brings <sys/socket.h> in a way release (whole-module) builds see:
-// Glibc alone does not show SOCK_SEQPACKET, SOCK_CLOEXEC or MSG_TRUNC there.
-import CBluetooth
-import Glibc
+import CLinux
 import HAL
 
 /// `sd_notify` without libsystemd: datagrams to `$NOTIFY_SOCKET` (a path, or
@@ -54,13 +51,13 @@ public final class SystemdNotifier {
         withUnsafeMutableBytes(of: &address.sun_path) { p in
             for (i, b) in path.enumerated() { p[i] = b }
         }
-        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+        let pathOffset = wc_sockaddr_un_path_offset()
         addressLength = socklen_t(pathOffset + path.count + (abstract ? 0 : 1))
-        fd = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        fd = CLinux.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         if fd < 0 { throw Errno.current.halError("open the systemd notification socket") }
     }
 
-    deinit { _ = Glibc.close(fd) }
+    deinit { _ = CLinux.close(fd) }
 
     /// Sends one state block, e.g. "READY=1\nSTATUS=advertising".
     public func notify(_ state: String) throws(HALError) {

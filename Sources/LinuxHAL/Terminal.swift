@@ -1,7 +1,4 @@
-// CBluetooth brings <sys/socket.h> in a way release (whole-module) builds see:
-// Glibc alone does not show SOCK_SEQPACKET, SOCK_CLOEXEC or MSG_TRUNC there.
-import CBluetooth
-import Glibc
+import CLinux
 import HAL
 
 /// The controlling terminal for the demo: raw key input (no line buffering,
@@ -23,7 +20,7 @@ public final class Terminal {
     /// Columns and rows (80x24 when the size cannot be read).
     public var size: (columns: Int, rows: Int) {
         var w = winsize()
-        if ioctl(output, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0, w.ws_row > 0 {
+        if wc_ioctl_ptr(output, wc_tiocgwinsz(), &w) == 0, w.ws_col > 0, w.ws_row > 0 {
             return (Int(w.ws_col), Int(w.ws_row))
         }
         return (80, 24)
@@ -57,14 +54,14 @@ public final class Terminal {
 
     /// Reads the bytes typed so far (never blocks).
     public func readKeys(into buffer: inout [UInt8]) -> Int {
-        buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+        buffer.withUnsafeMutableBytes { CLinux.read(input, $0.baseAddress, $0.count) }
     }
 
     public func write(_ text: String) {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeMutableBytes { CLinux.write(output, $0.baseAddress! + offset, $0.count - offset) }
             if n <= 0 {
                 if Errno.current == .interrupted || Errno.current == .wouldBlock { continue }
                 return

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import HAL
 
 /// One CLOCK_MONOTONIC timerfd, armed at an absolute deadline. The run loop
@@ -27,7 +26,7 @@ public struct TimerFD: ~Copyable {
     /// Reads the expiration count, clearing readiness. 0 if it was not ready.
     public func acknowledge() -> UInt64 {
         var count: UInt64 = 0
-        let n = Glibc.read(fd.rawValue, &count, 8)
+        let n = CLinux.read(fd.rawValue, &count, 8)
         return n == 8 ? count : 0
     }
 }

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import HAL
 
 /// One CLOCK_REALTIME timerfd, armed at an absolute wall-clock instant with
@@ -43,10 +42,10 @@ public final class WallClockTimerFD {
     public func read() -> Expiry {
         var count: UInt64 = 0
         while true {
-            let n = Glibc.read(fd.rawValue, &count, 8)
+            let n = CLinux.read(fd.rawValue, &count, 8)
             if n == 8 { return count > 0 ? .expired : .notReady }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && errno == ECANCELED { return .clockChanged }
+            if n < 0 && wc_errno() == EINTR { continue }
+            if n < 0 && wc_errno() == ECANCELED { return .clockChanged }
             return .notReady
         }
     }

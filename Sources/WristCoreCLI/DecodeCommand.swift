@@ -1,6 +1,6 @@
 import CommandLineOptions
 import Decode
-import Glibc
+import CLinux
 import HAL
 import LinuxHAL
 import SimBoard
@@ -206,18 +206,18 @@ struct DecodeCommand: WristcoreCommand {
         let permission = "permission denied (btmon writes its files as root: sudo chown $USER \(shown))"
         var status = stat()
         guard stat(path, &status) == 0 else {
-            let e = errno
+            let e = wc_errno()
             if e == ENOENT || e == ENOTDIR { throw fail("no such file") }
             if e == EACCES { throw fail(permission) }
             throw fail("cannot read it: \(String(cString: strerror(e)))")
         }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw fail("is a directory, not a capture file")
-        case S_IFIFO: throw fail("is a FIFO, not a capture file (decode reads a file btmon -w has finished writing)")
-        case S_IFCHR: throw fail("is a character device, not a capture file")
-        case S_IFBLK: throw fail("is a block device, not a capture file")
-        case S_IFSOCK: throw fail("is a socket, not a capture file")
+        switch status.st_mode & wc_s_ifmt() {
+        case wc_s_ifreg(): break
+        case wc_s_ifdir(): throw fail("is a directory, not a capture file")
+        case wc_s_ififo(): throw fail("is a FIFO, not a capture file (decode reads a file btmon -w has finished writing)")
+        case wc_s_ifchr(): throw fail("is a character device, not a capture file")
+        case wc_s_ifblk(): throw fail("is a block device, not a capture file")
+        case wc_s_ifsock(): throw fail("is a socket, not a capture file")
         default: throw fail("is not a regular file, not a capture file")
         }
         guard status.st_size <= maxCaptureBytes else {

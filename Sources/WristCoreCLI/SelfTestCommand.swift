@@ -1,5 +1,5 @@
 import CommandLineOptions
-import Glibc
+import CLinux
 import HAL
 import Log
 import WristCore

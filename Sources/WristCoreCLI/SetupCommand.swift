@@ -1,6 +1,6 @@
 import BoardConfig
 import CommandLineOptions
-import Glibc
+import CLinux
 import HAL
 import WristCore
 
@@ -93,15 +93,15 @@ struct SetupCommand: WristcoreCommand {
 
     /// The whole file, or a failure naming it.
     func readFile(_ path: String) throws(WristCoreFailure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw WristCoreFailure("cannot read \(path): \(String(cString: strerror(errno)))") }
+        let fd = wc_open(path, O_RDONLY | O_CLOEXEC, 0)
+        guard fd >= 0 else { throw WristCoreFailure("cannot read \(path): \(String(cString: strerror(wc_errno())))") }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw WristCoreFailure("cannot read \(path): \(String(cString: strerror(errno)))") }
+            if n < 0 && wc_errno() == EINTR { continue }
+            guard n >= 0 else { throw WristCoreFailure("cannot read \(path): \(String(cString: strerror(wc_errno())))") }
             if n == 0 { return bytes }
             bytes += chunk[0..<n]
         }
@@ -111,8 +111,8 @@ struct SetupCommand: WristcoreCommand {
     /// renames it into place: the service never sees half a board file.
     func install(_ bytes: [UInt8], at path: String) throws(WristCoreFailure) {
         func failure(_ what: String) -> WristCoreFailure {
-            let reason = String(cString: strerror(errno))
-            let hint = errno == EACCES || errno == EPERM || errno == EROFS ? " (run it as root: sudo wristcore setup ...)" : ""
+            let reason = String(cString: strerror(wc_errno()))
+            let hint = wc_errno() == EACCES || wc_errno() == EPERM || wc_errno() == EROFS ? " (run it as root: sudo wristcore setup ...)" : ""
             return WristCoreFailure("cannot \(what): \(reason)\(hint)")
         }
         let slash = path.lastIndex(of: "/")
@@ -126,7 +126,7 @@ struct SetupCommand: WristcoreCommand {
         var offset = 0
         while ok && offset < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
+            if n < 0 && wc_errno() == EINTR { continue }
             if n <= 0 { ok = false } else { offset += n }
         }
         if ok { ok = fsync(fd) == 0 }

@@ -1,6 +1,6 @@
 import BoardConfig
 import CommandLineOptions
-import Glibc
+import CLinux
 import HAL
 import LinuxHAL
 import Log
@@ -50,10 +50,10 @@ enum Wristcore {
             switch try tool.parse(CommandLine.arguments.dropFirst()) {
             case .help(let name):
                 print(tool.help(command: name, width: HelpWidth.columns))
-                Glibc.exit(WristCoreExit.ok)
+                CLinux.exit(WristCoreExit.ok)
             case .version:
                 print(tool.version)
-                Glibc.exit(WristCoreExit.ok)
+                CLinux.exit(WristCoreExit.ok)
             case .run(let arguments):
                 let type = commands.first { $0.description.name == arguments.command.name }!
                 command = type.init(arguments)
@@ -61,20 +61,20 @@ enum Wristcore {
             }
         } catch {
             FileHandleStandardError.write(error.line(tool: tool.name) + "\n")
-            Glibc.exit(WristCoreExit.usageOrConfiguration)
+            CLinux.exit(WristCoreExit.usageOrConfiguration)
         }
         do {
             try command.run()
-            Glibc.exit(WristCoreExit.ok)
+            CLinux.exit(WristCoreExit.ok)
         } catch let failure as WristCoreFailure {
             FileHandleStandardError.write("wristcore: \(failure.message)\n")
-            Glibc.exit(failure.exitCode)
+            CLinux.exit(failure.exitCode)
         } catch let error as BoardError {
             FileHandleStandardError.write("wristcore: the board file has problems:\n\(error)\n")
-            Glibc.exit(WristCoreExit.usageOrConfiguration)
+            CLinux.exit(WristCoreExit.usageOrConfiguration)
         } catch {
             FileHandleStandardError.write("wristcore: \(error)\n")
-            Glibc.exit(WristCoreExit.runtimeFailure)
+            CLinux.exit(WristCoreExit.runtimeFailure)
         }
     }
 }
@@ -106,7 +106,7 @@ enum HelpWidth {
     static var columns: Int {
         if let text = getenv("COLUMNS"), let n = Int(String(cString: text)) { return n }
         var size = winsize()
-        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if wc_ioctl_ptr(1, wc_tiocgwinsz(), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return 80
     }
 }
@@ -114,6 +114,6 @@ enum HelpWidth {
 enum FileHandleStandardError {
     static func write(_ text: String) {
         fflush(nil)  // all streams: keeps stdout's report lines ahead of the error
-        _ = text.withCString { Glibc.write(2, $0, strlen($0)) }
+        _ = text.withCString { CLinux.write(2, $0, strlen($0)) }
     }
 }

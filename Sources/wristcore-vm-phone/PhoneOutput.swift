@@ -1,5 +1,5 @@
 import LinuxLoop
-import Glibc
+import CLinux
 
 /// The emulator's machine-readable output: one event per line on stdout,
 /// `WORD key=value ...`, flushed at once so the test driver sees it live.

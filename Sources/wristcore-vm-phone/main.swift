@@ -1,6 +1,6 @@
 // wristcore-vm-phone: the simulated iPhone on a real (virtual) Bluetooth
 // controller, for the real-kernel tests in the VM (Tests/VM, docs/testing-vm.md).
-import Glibc
+import CLinux
 import HAL
 import LinuxHAL
 import LinuxLoop
@@ -12,7 +12,7 @@ let options: PhoneOptions
 switch PhoneOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .success(let o): options = o
 case .failure(let failure):
-    _ = (failure.message + "\n").withCString { Glibc.write(2, $0, strlen($0)) }
+    _ = (failure.message + "\n").withCString { CLinux.write(2, $0, strlen($0)) }
     exit(2)
 }
 

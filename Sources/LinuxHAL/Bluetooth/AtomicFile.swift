@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import HAL
 
 /// Small files that must never be seen half-written (the bond store), in a
@@ -21,22 +21,22 @@ import HAL
 public enum AtomicFile {
     /// The whole file, or nil when it does not exist.
     public static func read(_ path: String, limit: Int = 1 << 20) throws(HALError) -> [UInt8]? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = wc_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0)
         if fd < 0 {
             let e = Errno.current
             if e == .noEntry { return nil }
             throw e.halError("open \(path)")
         }
-        defer { _ = Glibc.close(fd) }
+        defer { _ = CLinux.close(fd) }
         var s = stat()
         if fstat(fd, &s) != 0 { throw Errno.current.halError("stat \(path)") }
-        if (s.st_mode & S_IFMT) != S_IFREG {
+        if (s.st_mode & wc_s_ifmt()) != wc_s_ifreg() {
             throw HALError(operation: "read \(path)", errno: EINVAL, reason: "not a regular file (\(kind(of: s.st_mode)))")
         }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { CLinux.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 let e = Errno.current
                 if e == .interrupted { continue }
@@ -56,7 +56,7 @@ public enum AtomicFile {
     public static func write(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws(HALError) {
         let (directory, name) = split(path)
         let dfd = try openDirectory(directory)
-        defer { _ = Glibc.close(dfd) }
+        defer { _ = CLinux.close(dfd) }
         let owner = try checkedDirectory(dfd, directory)
         let temporary = name + temporarySuffix
         let temporaryPath = PathText.join(directory, temporary)
@@ -64,7 +64,7 @@ public enum AtomicFile {
         var ok = false
         defer {
             if !ok {
-                _ = Glibc.close(fd)
+                _ = CLinux.close(fd)
                 _ = unlinkat(dfd, temporary, 0)
             }
         }
@@ -76,7 +76,7 @@ public enum AtomicFile {
         if fchmod(fd, mode) != 0 { throw Errno.current.halError("chmod \(temporaryPath)") }
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            let n = bytes.withUnsafeBytes { CLinux.write(fd, $0.baseAddress! + written, $0.count - written) }
             if n < 0 {
                 let e = Errno.current
                 if e == .interrupted { continue }
@@ -85,7 +85,7 @@ public enum AtomicFile {
             written += n
         }
         if fsync(fd) != 0 { throw Errno.current.halError("fsync \(temporaryPath)") }
-        let closed = Glibc.close(fd)
+        let closed = CLinux.close(fd)
         ok = true
         if closed != 0 {
             let e = Errno.current
@@ -144,7 +144,7 @@ public enum AtomicFile {
     /// Whether this process may create files in `path` (an existing directory).
     public static func isWritableDirectory(_ path: String) -> Bool {
         var s = stat()
-        return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFDIR && access(path, W_OK | X_OK) == 0
+        return stat(path, &s) == 0 && (s.st_mode & wc_s_ifmt()) == wc_s_ifdir() && access(path, W_OK | X_OK) == 0
     }
 
     /// The permission bits of `path`, or nil when it does not exist.
@@ -167,7 +167,7 @@ public enum AtomicFile {
     /// mode, and how to fix it.
     public static func checkDirectory(_ directory: String) throws(HALError) {
         let dfd = try openDirectory(directory)
-        defer { _ = Glibc.close(dfd) }
+        defer { _ = CLinux.close(dfd) }
         _ = try checkedDirectory(dfd, directory)
     }
 
@@ -217,16 +217,16 @@ public enum AtomicFile {
     public static func probeWrite(_ directory: String) -> HALError? {
         let dfd: Int32
         do { dfd = try openDirectory(directory) } catch { return error }
-        defer { _ = Glibc.close(dfd) }
+        defer { _ = CLinux.close(dfd) }
         let name = ".wristcore-doctor-\(getpid())"
-        let fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let fd = wc_openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd < 0 { return Errno.current.halError("create a file in \(directory)") }
         defer {
-            _ = Glibc.close(fd)
+            _ = CLinux.close(fd)
             _ = unlinkat(dfd, name, 0)
         }
         let block = [UInt8](repeating: 0x0A, count: 512)
-        let n = block.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let n = block.withUnsafeBytes { CLinux.write(fd, $0.baseAddress, $0.count) }
         if n < 0 { return Errno.current.halError("write a file in \(directory)") }
         if fsync(fd) != 0 { return Errno.current.halError("fsync a file in \(directory)") }
         return nil
@@ -235,7 +235,7 @@ public enum AtomicFile {
     // MARK: - helpers
 
     static func openDirectory(_ directory: String) throws(HALError) -> Int32 {
-        let dfd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dfd = wc_open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         if dfd < 0 { throw Errno.current.halError("open directory \(directory)") }
         return dfd
     }
@@ -247,7 +247,7 @@ public enum AtomicFile {
     static func createExclusively(_ name: String, in dfd: Int32, directory: String, owner: FileOwner, mode: mode_t) throws(HALError) -> Int32 {
         let path = PathText.join(directory, name)
         for _ in 0..<3 {
-            let fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            let fd = wc_openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 { return fd }
             let e = Errno.current
             if e == .interrupted { continue }
@@ -257,7 +257,7 @@ public enum AtomicFile {
                 if Errno.current == .noEntry { continue }  // gone meanwhile
                 throw Errno.current.halError("stat \(path)")
             }
-            let regular = (s.st_mode & S_IFMT) == S_IFREG
+            let regular = (s.st_mode & wc_s_ifmt()) == wc_s_ifreg()
             guard regular && (s.st_uid == geteuid() || s.st_uid == owner.uid) else {
                 throw HALError(
                     operation: "create \(path)", errno: EEXIST,
@@ -281,19 +281,19 @@ public enum AtomicFile {
     static func syncDirectory(of path: String) throws(HALError) {
         let directory = split(path).directory
         let fd = try openDirectory(directory)
-        defer { _ = Glibc.close(fd) }
+        defer { _ = CLinux.close(fd) }
         if fsync(fd) != 0 { throw Errno.current.halError("fsync directory \(directory)") }
     }
 
     static func kind(of mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFREG: "regular file"
-        case S_IFDIR: "directory"
-        case S_IFLNK: "symbolic link"
-        case S_IFIFO: "FIFO"
-        case S_IFSOCK: "socket"
-        case S_IFCHR: "character device"
-        case S_IFBLK: "block device"
+        switch mode & wc_s_ifmt() {
+        case wc_s_ifreg(): "regular file"
+        case wc_s_ifdir(): "directory"
+        case wc_s_iflnk(): "symbolic link"
+        case wc_s_ififo(): "FIFO"
+        case wc_s_ifsock(): "socket"
+        case wc_s_ifchr(): "character device"
+        case wc_s_ifblk(): "block device"
         default: "special file"
         }
     }

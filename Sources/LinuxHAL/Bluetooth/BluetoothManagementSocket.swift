@@ -1,5 +1,5 @@
 import CBluetooth
-import Glibc
+import CLinux
 import HAL
 
 /// The kernel's Bluetooth management interface: a raw HCI socket bound to
@@ -46,7 +46,7 @@ public final class BluetoothManagementSocket: BlockingPacketChannel {
     public func send(_ message: UnsafeRawBufferPointer) throws(HALError) -> PacketSendResult {
         guard let raw = fd?.rawValue else { throw Errno(EBADF).halError("send on a closed management socket") }
         while true {
-            let n = Glibc.write(raw, message.baseAddress, message.count)
+            let n = CLinux.write(raw, message.baseAddress, message.count)
             if n == message.count { return .sent }
             if n >= 0 { throw HALError(operation: "send a management command", errno: 0, reason: "short write of \(n) of \(message.count) bytes") }
             let e = Errno.current
@@ -60,7 +60,7 @@ public final class BluetoothManagementSocket: BlockingPacketChannel {
     public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(HALError) -> PacketReceiveResult {
         guard let raw = fd?.rawValue else { return .closed }
         while true {
-            let n = Glibc.recv(raw, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC))
+            let n = CLinux.recv(raw, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC))
             if n > buffer.count {
                 throw HALError(operation: "read a management event", errno: EMSGSIZE, reason: "event of \(n) bytes exceeds the \(buffer.count)-byte buffer")
             }

@@ -1,5 +1,5 @@
 import CBluetooth
-import Glibc
+import CLinux
 import HAL
 
 /// A connected L2CAP LE channel on the ATT fixed channel (CID 4): one ATT PDU
@@ -76,7 +76,7 @@ public final class L2CAPChannel: BluetoothLink {
 
     public func close() {
         pendingSecurity = nil
-        if watchDescriptor >= 0 { _ = Glibc.close(watchDescriptor); watchDescriptor = -1 }
+        if watchDescriptor >= 0 { _ = CLinux.close(watchDescriptor); watchDescriptor = -1 }
         link.close()
     }
 
@@ -113,7 +113,7 @@ public final class L2CAPChannel: BluetoothLink {
     /// while a security request is pending. Owned by the channel.
     public var securityWatchDescriptor: Int32 {
         if watchDescriptor >= 0 || !link.isOpen { return watchDescriptor }
-        watchDescriptor = fcntl(link.pollDescriptor, F_DUPFD_CLOEXEC, 0)
+        watchDescriptor = wc_fcntl_int(link.pollDescriptor, F_DUPFD_CLOEXEC, 0)
         return watchDescriptor
     }
 

@@ -1,5 +1,5 @@
 import CBluetooth
-import Glibc
+import CLinux
 import HAL
 
 /// A listening L2CAP LE socket on a fixed channel (CID 4, ATT), and the
@@ -42,7 +42,7 @@ public final class L2CAPLESocket: BluetoothLinkListener {
         let socket = try makeSocket()
         let raw = socket.rawValue
         try bindLE(raw, address: address, cid: cid, type: addressType, what: "listen for LE connections on CID \(cid) of \(address)")
-        if Glibc.listen(raw, 1) != 0 {
+        if CLinux.listen(raw, 1) != 0 {
             throw Errno.current.halError("listen for LE connections on CID \(cid)")
         }
         return L2CAPLESocket(fd: socket, localAddress: address)
@@ -59,11 +59,11 @@ public final class L2CAPLESocket: BluetoothLinkListener {
         while true {
             let c = withUnsafeMutablePointer(to: &peer) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.accept(raw, $0, &length)
+                    CLinux.accept(raw, $0, &length)
                 }
             }
             if c >= 0 {
-                _ = fcntl(c, F_SETFD, FD_CLOEXEC)  // L2CAPChannel makes it non-blocking
+                _ = wc_fcntl_int(c, F_SETFD, FD_CLOEXEC)  // L2CAPChannel makes it non-blocking
                 let descriptor = FileDescriptor(adopting: c)
                 let (address, type) = Self.decode(peer)
                 return try L2CAPChannel(adopting: descriptor, peer: address, peerType: type)
@@ -89,7 +89,7 @@ public final class L2CAPLESocket: BluetoothLinkListener {
         let wire = peer.wireBytes
         wc_sockaddr_l2_le(&target, wire, cid, peerType.rawValue)
         var rc = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(raw, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { CLinux.connect(raw, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) }
         }
         if rc != 0 && Errno.current.rawValue == EINPROGRESS {
             let ms = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)

@@ -1,7 +1,4 @@
-// CBluetooth brings <sys/socket.h> in a way release (whole-module) builds see
-// (see LineConnection.swift).
-import CBluetooth
-import Glibc
+import CLinux
 import HAL
 
 /// A blocking client for a line protocol on a Unix stream socket, for
@@ -21,10 +18,10 @@ public final class BlockingLineClient {
         fd = try UnixSocketListener.connect(path: path, kind: .stream)
         let raw = fd.rawValue
         // Blocking with a receive timeout: simple, and it cannot hang forever.
-        _ = fcntl(raw, F_SETFL, fcntl(raw, F_GETFL) & ~O_NONBLOCK)
+        _ = wc_fcntl_int(raw, F_SETFL, wc_fcntl(raw, F_GETFL) & ~O_NONBLOCK)
         let (seconds, attoseconds) = timeout.components
         var tv = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-        if setsockopt(raw, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size)) != 0 {
+        if setsockopt(raw, SOL_SOCKET, wc_so_rcvtimeo(), &tv, socklen_t(MemoryLayout<timeval>.size)) != 0 {
             throw Errno.current.halError("set a receive timeout on \(path)")
         }
     }
@@ -35,7 +32,7 @@ public final class BlockingLineClient {
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes {
-                Glibc.send(fd.rawValue, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
+                CLinux.send(fd.rawValue, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
             }
             if n < 0 {
                 let e = Errno.current
@@ -73,7 +70,7 @@ public final class BlockingLineClient {
     /// Receives what is there; false at end of stream.
     private func fill() throws(HALError) -> Bool {
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.recv(fd.rawValue, $0.baseAddress, $0.count, 0) }
+            let n = chunk.withUnsafeMutableBytes { CLinux.recv(fd.rawValue, $0.baseAddress, $0.count, 0) }
             if n > 0 {
                 buffer.append(contentsOf: chunk[0..<n])
                 return true

@@ -1,7 +1,4 @@
-// CBluetooth brings <sys/socket.h> in a way release (whole-module) builds see:
-// Glibc alone does not show SOCK_SEQPACKET, SOCK_CLOEXEC or MSG_TRUNC there.
-import CBluetooth
-import Glibc
+import CLinux
 import HAL
 
 /// A connected, non-blocking byte-stream socket carrying a line protocol (the
@@ -41,7 +38,7 @@ public final class LineConnection: LineChannel {
     public func readLines() -> ReadResult {
         guard let raw = fd?.rawValue else { return .closed }
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(raw, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { CLinux.read(raw, $0.baseAddress, $0.count) }
             if n > 0 {
                 inbound.append(contentsOf: chunk[0..<n])
                 break
@@ -76,7 +73,7 @@ public final class LineConnection: LineChannel {
         }
         var sent = 0
         while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(raw, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { CLinux.send(raw, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
             if n > 0 {
                 sent += n
                 continue
@@ -98,7 +95,7 @@ public final class LineConnection: LineChannel {
         var sent = 0
         defer { if sent > 0 { outbound.removeFirst(sent) } }
         while sent < outbound.count {
-            let n = outbound.withUnsafeBytes { Glibc.send(raw, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            let n = outbound.withUnsafeBytes { CLinux.send(raw, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
             if n > 0 {
                 sent += n
                 continue

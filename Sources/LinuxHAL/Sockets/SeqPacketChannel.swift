@@ -1,7 +1,4 @@
-// CBluetooth brings <sys/socket.h> in a way release (whole-module) builds see:
-// Glibc alone does not show SOCK_SEQPACKET, SOCK_CLOEXEC or MSG_TRUNC there.
-import CBluetooth
-import Glibc
+import CLinux
 import HAL
 
 /// A `PacketChannel` over a connected, non-blocking message socket: one end of
@@ -18,8 +15,8 @@ public final class SeqPacketChannel: PacketChannel {
     /// Takes ownership of a connected descriptor and makes it non-blocking.
     public init(adopting descriptor: consuming FileDescriptor, name: String = "link") throws(HALError) {
         let raw = descriptor.rawValue
-        let flags = fcntl(raw, F_GETFL)
-        if flags < 0 || fcntl(raw, F_SETFL, flags | O_NONBLOCK) < 0 {
+        let flags = wc_fcntl(raw, F_GETFL)
+        if flags < 0 || wc_fcntl_int(raw, F_SETFL, flags | O_NONBLOCK) < 0 {
             let e = Errno.current
             throw e.halError("make \(name) non-blocking")
         }
@@ -47,7 +44,7 @@ public final class SeqPacketChannel: PacketChannel {
     public func send(_ message: UnsafeRawBufferPointer) throws(HALError) -> PacketSendResult {
         guard let raw = fd?.rawValue else { throw Errno(EBADF).halError("send on closed \(name)") }
         while true {
-            let n = Glibc.send(raw, message.baseAddress, message.count, Int32(MSG_NOSIGNAL))
+            let n = CLinux.send(raw, message.baseAddress, message.count, Int32(MSG_NOSIGNAL))
             if n == message.count { return .sent }
             if n >= 0 {
                 // SEQPACKET sends are atomic; a short count means the transport is not what we think.
@@ -65,7 +62,7 @@ public final class SeqPacketChannel: PacketChannel {
         while true {
             // MSG_TRUNC makes recv return the real message length, so an
             // oversized message is detected instead of silently cut.
-            let n = Glibc.recv(raw, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC))
+            let n = CLinux.recv(raw, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC))
             if n > buffer.count {
                 throw HALError(
                     operation: "receive on \(name)", errno: EMSGSIZE,

@@ -1,7 +1,4 @@
-// CBluetooth brings <sys/socket.h> in a way release (whole-module) builds see:
-// Glibc alone does not show SOCK_SEQPACKET, SOCK_CLOEXEC or MSG_TRUNC there.
-import CBluetooth
-import Glibc
+import CLinux
 import HAL
 
 /// Two connected ends of `socketpair(AF_UNIX, SOCK_SEQPACKET)`, which keep

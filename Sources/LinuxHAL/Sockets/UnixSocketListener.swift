@@ -1,7 +1,4 @@
-// CBluetooth brings <sys/socket.h> in a way release (whole-module) builds see:
-// Glibc alone does not show SOCK_SEQPACKET, SOCK_CLOEXEC or MSG_TRUNC there.
-import CBluetooth
-import Glibc
+import CLinux
 import HAL
 
 /// A listening `AF_UNIX` socket at a filesystem path: the simulated phone
@@ -61,7 +58,7 @@ public final class UnixSocketListener {
         }
         var st = stat()
         if lstat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFSOCK else {
+            guard (st.st_mode & wc_s_ifmt()) == wc_s_ifsock() else {
                 throw HALError(operation: "listen on \(path)", errno: EEXIST, reason: "a file that is not a socket is in the way",
                                hint: "pick another path or remove that file")
             }
@@ -86,7 +83,7 @@ public final class UnixSocketListener {
         }
         // Before listen: until then nobody can connect, whatever the mode.
         var created = stat()
-        if chmod(path, Self.fileMode) != 0 || lstat(path, &created) != 0 || (created.st_mode & S_IFMT) != S_IFSOCK {
+        if chmod(path, Self.fileMode) != 0 || lstat(path, &created) != 0 || (created.st_mode & wc_s_ifmt()) != wc_s_ifsock() {
             let e = Errno.current
             unlink(path)
             throw e.halError("make \(path) private (mode 0600)")
@@ -127,11 +124,11 @@ public final class UnixSocketListener {
     public func accept() throws(HALError) -> FileDescriptor? {
         guard let raw = fd?.rawValue else { return nil }
         while true {
-            let c = Glibc.accept(raw, nil, nil)
+            let c = CLinux.accept(raw, nil, nil)
             if c >= 0 {
                 // accept4 is not in Glibc's Swift overlay: set the flags by hand.
-                _ = fcntl(c, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)
+                _ = wc_fcntl_int(c, F_SETFD, FD_CLOEXEC)
+                _ = wc_fcntl_int(c, F_SETFL, wc_fcntl(c, F_GETFL) | O_NONBLOCK)
                 return FileDescriptor(adopting: c)
             }
             let e = Errno.current
@@ -172,11 +169,11 @@ public final class UnixSocketListener {
         if raw < 0 { throw Errno.current.halError("socket(AF_UNIX)") }
         let descriptor = FileDescriptor(adopting: raw)
         let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(raw, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { CLinux.connect(raw, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         if rc != 0 { throw Errno.current.halError("connect to \(path)", hint: "is 'wristcore run' listening there?") }
-        let flags = fcntl(raw, F_GETFL)
-        _ = fcntl(raw, F_SETFL, flags | O_NONBLOCK)
+        let flags = wc_fcntl(raw, F_GETFL)
+        _ = wc_fcntl_int(raw, F_SETFL, flags | O_NONBLOCK)
         return descriptor
     }
 }
