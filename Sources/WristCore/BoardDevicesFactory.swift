@@ -19,9 +19,9 @@ public struct BoardDevicesContext {
 /// a simulated board from a real one; the demo asks for `simulated` whatever
 /// board file gives its geometry.
 public struct BoardDevicesFactory {
-    let make: (BoardDevicesContext) throws -> any BoardDevices
+    let make: (BoardDevicesContext) throws(WristCoreFailure) -> any BoardDevices
 
-    public init(_ make: @escaping (BoardDevicesContext) throws -> any BoardDevices) {
+    public init(_ make: @escaping (BoardDevicesContext) throws(WristCoreFailure) -> any BoardDevices) {
         self.make = make
     }
 
@@ -37,7 +37,7 @@ public struct BoardDevicesFactory {
     /// The emulated panel, pushed buttons, a reporting motor line and a
     /// simulated phone, on Unix sockets.
     public static var simulated: BoardDevicesFactory {
-        BoardDevicesFactory { context in
+        BoardDevicesFactory { context throws(WristCoreFailure) in
             let phonePath = try WatchDaemon.endpointPath(context.options.phoneEndpoint, flag: "--phone")
             return SimulatedBoardDevices(
                 board: context.board, loop: context.loop, sockets: UnixLocalSockets(), logger: context.logger,

@@ -206,7 +206,7 @@ public struct Doctor {
 }
 
 /// The machine as the doctor sees it.
-public protocol DoctorSystem {
+public protocol DoctorSystem: AnyObject {
     func deviceAccess(_ path: String) -> SystemProbe.Access
     func exists(_ path: String) -> Bool
     /// nil when a device answered at `address` on the bus at `path`.
@@ -246,7 +246,7 @@ public enum BluetoothAdapterStatus: Equatable, Sendable {
 }
 
 /// The real machine: /dev, libgpiod, the mgmt socket, /proc.
-public struct LiveDoctorSystem: DoctorSystem {
+public final class LiveDoctorSystem: DoctorSystem {
     public init() {}
 
     public func deviceAccess(_ path: String) -> SystemProbe.Access { SystemProbe.deviceAccess(path) }

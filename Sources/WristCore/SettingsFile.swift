@@ -84,8 +84,8 @@ extension WatchDaemon {
     /// The settings file at start-up: problems stop the daemon, listed like
     /// a board file's (a SIGHUP checks the file first, so a running watch
     /// never stops over one).
-    func loadUserSettings() throws -> UserSettings {
-        do {
+    func loadUserSettings() throws(WristCoreFailure) -> UserSettings {
+        do throws(BoardError) {
             let settings = try SettingsFile.load(stateDirectory: stateDirectory) { [logger] path, error in
                 logger.warning("cannot read \(path): \(error.reason); running with the default settings")
             }
@@ -104,7 +104,7 @@ extension WatchDaemon {
         let files = AtomicFileStore()
         let directory = stateDirectory
         let path = SettingsFile.doNotDisturbPath(stateDirectory: directory)
-        do {
+        do throws(HALError) {
             if let bytes = try files.read(path) {
                 switch SettingsFile.decode(bytes) {
                 case .untilTurnedOff?:
@@ -121,7 +121,7 @@ extension WatchDaemon {
         }
         let logger = self.logger
         model.doNotDisturbChanged = { [unowned(unsafe) loop] state in
-            do {
+            do throws(HALError) {
                 switch state {
                 case .off:
                     try files.remove(path)

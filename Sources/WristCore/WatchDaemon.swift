@@ -89,7 +89,7 @@ public final class WatchDaemon {
     }
 
     /// Runs until a signal (or `duration`) and returns after a clean shutdown.
-    public func run() throws {
+    public func run() throws(WristCoreFailure) {
         let loop = try Self.makeLoop()
         // SIGHUP re-reads the settings file: a broken one keeps the daemon running.
         loop.shutdownSignalFilter = { [lifetime, unowned(unsafe) self] sig in
@@ -112,7 +112,7 @@ public final class WatchDaemon {
 
     /// Builds everything on `loop`, runs it, and tears it down (motor off on
     /// every way out, including errors).
-    public func run(on loop: EpollLoop) throws {
+    public func run(on loop: EpollLoop) throws(WristCoreFailure) {
         try start(on: loop)
         defer { stop() }
         if let d = options.duration { loop.schedule(after: d) { loop.shutdown() } }
@@ -120,7 +120,7 @@ public final class WatchDaemon {
         running = true
         if phoneLinkReady { startSystemdNotifications(loop: loop) }
         logger.info("press Ctrl-C to stop")
-        do { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
+        do throws(HALError) { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
         if let failure = phoneLinkFailure { throw failure }
     }
 
@@ -140,7 +140,7 @@ public final class WatchDaemon {
 
     /// Opens the devices and starts the watch on `loop` without running it
     /// (tests then drive the loop themselves). Pair with `stop()`.
-    public func start(on loop: EpollLoop) throws {
+    public func start(on loop: EpollLoop) throws(WristCoreFailure) {
         self.loop = loop
         userSettings = try loadUserSettings()
         let devices = try devicesFactory.make(
@@ -155,7 +155,7 @@ public final class WatchDaemon {
         let motor = try makeMotor(loop: loop, devices: devices)
         loop.onShutdown { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.safeMotorOff() } }
 
-        do {
+        do throws(WristCoreFailure) {
             let watch = try makeWatch(loop: loop, motor: motor, devices: devices)
             self.watch = watch
             watch.model.disconnectAlertDelay = board.bluetooth.disconnectAlert
@@ -163,7 +163,10 @@ public final class WatchDaemon {
             keepDoNotDisturb(watch.model, loop: loop)
             buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
             if let path = try Self.endpointPath(options.harnessEndpoint, flag: "--harness") {
-                let server = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: harnessHooks(watch))
+                let server: HarnessServer
+                do throws(HALError) {
+                    server = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: harnessHooks(watch))
+                } catch { throw WristCoreFailure("cannot start: \(error)") }
                 harness = server
                 logger.info("harness listening on unix:\(path)")
                 // Only with a harness; it returns at once while no client follows the motor.
@@ -184,11 +187,12 @@ public final class WatchDaemon {
             }
             systemd = makeSystemdSupervisor(loop: loop)
             try startPhone(loop: loop, watch: watch, devices: devices)
-            try watch.start(rotation: Rotation(rawValue: d.rotation) ?? .r0)
+            do throws(HALError) { try watch.start(rotation: Rotation(rawValue: d.rotation) ?? .r0) } catch {
+                throw WristCoreFailure("cannot start: \(error)")
+            }
         } catch {
             stop()
-            if let e = error as? WristCoreFailure { throw e }
-            throw WristCoreFailure("cannot start: \(error)")
+            throw error
         }
     }
 
@@ -215,10 +219,10 @@ public final class WatchDaemon {
 
     // MARK: - Parts
 
-    private func makeMotor(loop: EpollLoop, devices: any BoardDevices) throws -> MotorController? {
+    private func makeMotor(loop: EpollLoop, devices: any BoardDevices) throws(WristCoreFailure) -> MotorController? {
         guard let wiring = board.motor else { return nil }
         let line: any MotorLine
-        do { line = try devices.openMotor(wiring) } catch {
+        do throws(HALError) { line = try devices.openMotor(wiring) } catch {
             throw WristCoreFailure("motor: \(error)")
         }
         motorLine = line
@@ -235,13 +239,13 @@ public final class WatchDaemon {
         return motor
     }
 
-    private func makeWatch(loop: EpollLoop, motor: MotorController?, devices: any BoardDevices) throws -> WatchController {
+    private func makeWatch(loop: EpollLoop, motor: MotorController?, devices: any BoardDevices) throws(WristCoreFailure) -> WatchController {
         let d = board.display
         guard let spec = ControllerSpec.named("\(d.controller.rawValue)-\(d.width)x\(d.height)") ?? ControllerSpec.named(d.controller.rawValue) else {
             throw WristCoreFailure("no controller description for \(d.controller.rawValue) \(d.width)x\(d.height)")
         }
         let transport: any I2CTransport
-        do { transport = try devices.openDisplay(d) } catch {
+        do throws(HALError) { transport = try devices.openDisplay(d) } catch {
             throw WristCoreFailure("display: \(error)")
         }
         var displayOptions = DisplayOptions(contrast: d.contrast, columnOffset: d.columnOffset)
@@ -288,10 +292,10 @@ public final class WatchDaemon {
             negative: corner(board.button(.negative)?.position) ?? .bottomLeft)
     }
 
-    private func makeButtons(loop: EpollLoop, watch: WatchController, devices: any BoardDevices) throws -> WatchButtons {
+    private func makeButtons(loop: EpollLoop, watch: WatchController, devices: any BoardDevices) throws(WristCoreFailure) -> WatchButtons {
         var lines: [ButtonRole: any ButtonLine] = [:]
         for b in board.buttons {
-            do {
+            do throws(HALError) {
                 lines[b.role] = try devices.openButton(b, debounce: board.input.debounce)
             } catch {
                 for l in lines.values { l.release() }
@@ -299,14 +303,16 @@ public final class WatchDaemon {
             }
         }
         let timing = ButtonTiming(debounce: board.input.debounce, longPress: board.input.longPress, doublePress: board.input.doublePress)
-        return try WatchButtons(roles: board.buttons.map { $0.role }, lines: lines, timing: timing, loop: loop, logger: logger) {
-            [unowned(unsafe) watch] role, gesture in watch.button(role, gesture)
-        }
+        do throws(HALError) {
+            return try WatchButtons(roles: board.buttons.map { $0.role }, lines: lines, timing: timing, loop: loop, logger: logger) {
+                [unowned(unsafe) watch] role, gesture in watch.button(role, gesture)
+            }
+        } catch { throw WristCoreFailure("cannot start: \(error)") }
     }
 
     /// The phone link of the board's devices (Bluetooth on a real board:
     /// docs/bluetooth.md), reported to the watch.
-    private func startPhone(loop: EpollLoop, watch: WatchController, devices: any BoardDevices) throws {
+    private func startPhone(loop: EpollLoop, watch: WatchController, devices: any BoardDevices) throws(WristCoreFailure) {
         try devices.startPhoneLink(PhoneLinkHandlers(
             linkInUse: { [unowned(unsafe) watch] in watch.session != nil },
             connected: { [unowned(unsafe) self, unowned(unsafe) watch] channel, security in
@@ -373,7 +379,7 @@ public final class WatchDaemon {
     }
 
     /// The path of a `unix:PATH` endpoint option.
-    static func endpointPath(_ spec: String?, flag: String) throws -> String? {
+    static func endpointPath(_ spec: String?, flag: String) throws(WristCoreFailure) -> String? {
         guard let spec else { return nil }
         guard spec.hasPrefix("unix:"), spec.count > 5 else {
             throw WristCoreFailure("\(flag) takes unix:PATH (for example \(flag) unix:/tmp/wristcore-\(flag.dropFirst(2)).sock), not '\(spec)'", exitCode: WristCoreExit.usageOrConfiguration)

@@ -75,8 +75,8 @@ public final class DemoRunner {
     // MARK: - headless
 
     /// Renders `frames` frames without a terminal.
-    public func runHeadless(frames: Int) throws {
-        let loop = try EpollLoop(clock: .manual(ManualClock()))
+    public func runHeadless(frames: Int) throws(WristCoreFailure) {
+        let loop = try WristCoreFailure.during("cannot start the event loop") { () throws(HALError) in try EpollLoop(clock: .manual(ManualClock())) }
         let daemon = makeDaemon(pinnedClock: true)
         try daemon.start(on: loop)
         defer { daemon.stop() }
@@ -90,7 +90,7 @@ public final class DemoRunner {
             while elapsed < Self.frameInterval {
                 loop.advanceClock(by: step)
                 elapsed += step
-                while try loop.runOnce(timeout: .zero) > 0 {}
+                while try WristCoreFailure.during("event loop failed", { () throws(HALError) in try loop.runOnce(timeout: .zero) }) > 0 {}
             }
             let image = daemon.screenImage(daemon.watch!)
             frameHandler?(frame, image)
@@ -102,13 +102,12 @@ public final class DemoRunner {
     // MARK: - interactive
 
     /// Runs in the terminal until 'q', Ctrl-C or `duration`.
-    public func runInteractive(terminal: Terminal) throws {
-        let loop = try EpollLoop()
-        try loop.handleTerminationSignals()
+    public func runInteractive(terminal: Terminal) throws(WristCoreFailure) {
+        let loop = try WatchDaemon.makeLoop()
         let daemon = makeDaemon()
         try daemon.start(on: loop)
         defer { daemon.stop() }
-        do { try terminal.enterRawMode() } catch { throw WristCoreFailure("terminal: \(error)") }
+        do throws(HALError) { try terminal.enterRawMode() } catch { throw WristCoreFailure("terminal: \(error)") }
         defer { terminal.restore() }
         loop.onShutdown { terminal.restore() }
         scheduleButtons(daemon, loop: loop)
@@ -127,16 +126,18 @@ public final class DemoRunner {
             lastPress = role.rawValue
         }
         var keyBuffer = [UInt8](repeating: 0, count: 64)
-        _ = try loop.addSource(fd: terminal.input, events: .readable) { _ in
-            let n = terminal.readKeys(into: &keyBuffer)
-            guard n > 0 else { return }
-            for key in Self.keys(Array(keyBuffer[0..<n])) {
-                switch key {
-                case .button(let role): press(role)
-                case .quit: loop.shutdown()
+        do throws(HALError) {
+            _ = try loop.addSource(fd: terminal.input, events: .readable) { _ in
+                let n = terminal.readKeys(into: &keyBuffer)
+                guard n > 0 else { return }
+                for key in Self.keys(Array(keyBuffer[0..<n])) {
+                    switch key {
+                    case .button(let role): press(role)
+                    case .quit: loop.shutdown()
+                    }
                 }
             }
-        }
+        } catch { throw WristCoreFailure("terminal: \(error)") }
         let redraw = loop.makeTimer { [unowned(unsafe) self] in
             let image = daemon.screenImage(daemon.watch!)
             let size = terminal.size
@@ -160,7 +161,7 @@ public final class DemoRunner {
             lastImage = image
         }
         loop.arm(redraw, after: .milliseconds(50), repeating: .milliseconds(50))
-        do { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
+        do throws(HALError) { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
     }
 
     // MARK: - keys
@@ -202,14 +203,21 @@ public final class DemoRunner {
     static func terminalIsUTF8() -> Bool {
         let env = CurrentProcess.environment
         let locale = env("LC_ALL").flatMap { $0.isEmpty ? nil : $0 } ?? env("LC_CTYPE").flatMap { $0.isEmpty ? nil : $0 } ?? env("LANG") ?? ""
-        let l = locale.lowercased()
-        return l.contains("utf-8") || l.contains("utf8")
+        let l = Array(locale.lowercased().utf8)
+        return contains(l, "utf-8") || contains(l, "utf8")
+    }
+
+    /// Whether `text` holds `word` (the stdlib's substring search is not in Embedded Swift).
+    private static func contains(_ text: [UInt8], _ word: StaticString) -> Bool {
+        let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard w.count <= text.count else { return false }
+        return (0...(text.count - w.count)).contains { i in text[i..<(i + w.count)].elementsEqual(w) }
     }
 
     // MARK: - files
 
-    private func makeDirectory(_ dir: String) throws {
-        do { try FileSystem.createDirectories(dir) } catch {
+    private func makeDirectory(_ dir: String) throws(WristCoreFailure) {
+        do throws(HALError) { try FileSystem.createDirectories(dir) } catch {
             throw WristCoreFailure("--png \(dir): cannot create the directory (\(error))")
         }
     }
@@ -219,9 +227,9 @@ public final class DemoRunner {
         "frame-" + NumberText.zeroPadded(frame, width: 4) + ".png"
     }
 
-    private func writePNG(_ image: MonoImage, dir: String, frame: Int) throws {
+    private func writePNG(_ image: MonoImage, dir: String, frame: Int) throws(WristCoreFailure) {
         let path = dir + "/" + Self.frameFileName(frame)
-        do { try FileBytes.write(image.png(scale: 4), to: path) } catch {
+        do throws(HALError) { try FileBytes.write(image.png(scale: 4), to: path) } catch {
             throw WristCoreFailure("--png: cannot write \(path) (\(error.reason))")
         }
     }

@@ -16,7 +16,7 @@ public enum SelfTestRunner {
     /// Runs the self-test to its end (or a signal) and returns the summary;
     /// `summary.exitCode` is the process's exit code. Throws only when it
     /// cannot start at all (fonts, the event loop, a harness path in use).
-    public static func run(board: Board, options: SelfTestOptions, logger: Logger, output: @escaping (String) -> Void) throws -> SelfTestSummary {
+    public static func run(board: Board, options: SelfTestOptions, logger: Logger, output: @escaping (String) -> Void) throws(WristCoreFailure) -> SelfTestSummary {
         let fonts = try ResourcePaths.screenFonts()
         let loop = try WatchDaemon.makeLoop()
         let context = BoardDevicesContext(
@@ -33,7 +33,7 @@ public enum SelfTestRunner {
         var harness: HarnessServer?
         defer { harness?.close() }
         if let path = try WatchDaemon.endpointPath(options.harnessEndpoint, flag: "--harness") {
-            do {
+            do throws(HALError) {
                 harness = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: hooks(sequence, devices, board))
             } catch {
                 throw WristCoreFailure("cannot start: \(error)")
@@ -52,7 +52,7 @@ public enum SelfTestRunner {
         }
         sequence.start()
         if !sequence.finished || linger > .zero {
-            do { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
+            do throws(HALError) { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
         }
         return sequence.summary
     }
