@@ -164,6 +164,12 @@ for m in "${MODULES[@]}"; do compile "$m"; done
 # ---- link: a dynamic glibc PIE, RELRO, unused sections dropped
 objs=()
 for m in "${MODULES[@]}"; do objs+=("$OUT/obj/${m//-/_}.o"); done
+# The few hooks the Embedded stdlib expects from the platform (Sources/EmbeddedRuntime).
+for c in Sources/EmbeddedRuntime/*.c; do
+    o="$OUT/obj/runtime-$(basename "$c" .c).o"
+    "$CC" -O2 -fPIC -ffunction-sections -fdata-sections -Wall -Werror -c "$c" -o "$o"
+    objs+=("$o")
+done
 LINK=("$CC" -o "$OUT/$PRODUCT.tmp" "${objs[@]}" -pie -Wl,--gc-sections -Wl,-z,relro -Wl,-z,now -Wl,--as-needed)
 if [ -n "$SYSROOT" ]; then
     LINK+=(-L "$SYSROOT/usr/lib/$GNU" -Wl,-rpath-link,"$SYSROOT/usr/lib/$GNU" -Wl,-rpath-link,"$SYSROOT/lib/$GNU")

@@ -33,7 +33,12 @@ enum PhoneOutput {
 
     /// Quotes a value for `key="value"` (backslash-escapes quotes and backslashes).
     static func quoted(_ s: String) -> String {
-        "\"" + s.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+        var out = "\""
+        for c in s {
+            if c == "\\" || c == "\"" { out.append("\\") }
+            out.append(c)
+        }
+        return out + "\""
     }
 
     /// Machine-readable lines for the simulated phone's log entries the tests wait for.
