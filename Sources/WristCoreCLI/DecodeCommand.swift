@@ -111,61 +111,59 @@ struct DecodeCommand: WristcoreCommand {
         }
     }
 
-    func run() throws {
+    func run() throws(WristCoreFailure) {
         global.bootstrapLogging()
+        if let path = btsnoop {
+            try decodeCapture(path)
+            return
+        }
         let records: [DecodedRecord]
-        do {
-            if let path = btsnoop {
-                try decodeCapture(path)
-                return
-            }
-            switch kind {
-            case .entityUpdate:
-                records = [try AMSDecoding.entityUpdate(try bytes(hex.joined(separator: " ")))]
-            case .entityUpdateCommand:
-                records = [try AMSDecoding.entityUpdateCommand(try bytes(hex.joined(separator: " ")))]
-            case .entityAttribute:
-                records = [try AMSDecoding.entityAttributeCommand(try bytes(hex.joined(separator: " ")))]
-            case .remoteCommand:
-                records = [try AMSDecoding.remoteCommand(try bytes(hex.joined(separator: " ")))]
-            case .remoteCommandNotification:
-                records = [AMSDecoding.remoteCommandNotification(try bytes(hex.joined(separator: " ")))]
-            case .notificationSource:
-                records = [try ANCSDecoding.notificationSource(try bytes(hex.joined(separator: " ")))]
-            case .controlPoint:
-                records = [try ANCSDecoding.controlPoint(try bytes(hex.joined(separator: " ")))]
-            case .dataSource:
-                var fragments: [[UInt8]] = []
-                for (i, f) in (hex + fragment).enumerated() {
-                    do { fragments.append(try HexBytes.parse(f)) } catch {
-                        throw WristCoreFailure("fragment \(i + 1): \(error.message)", exitCode: WristCoreExit.usageOrConfiguration)
-                    }
-                }
-                var requestBytes: [UInt8]?
-                if let request {
-                    do { requestBytes = try HexBytes.parse(request) } catch {
-                        throw WristCoreFailure("--request: \(error.message)", exitCode: WristCoreExit.usageOrConfiguration)
-                    }
-                }
-                records = [try ANCSDecoding.dataSource(fragments: fragments, request: requestBytes)]
-            case .att:
-                if pdu.isEmpty {
-                    records = [try ATTDecoding.decode(try bytes(hex.joined(separator: " ")))]
-                } else {
-                    let conversation = ATTConversation()
-                    var out: [DecodedRecord] = []
-                    for (i, p) in pdu.enumerated() {
-                        let b: [UInt8]
-                        do { b = try HexBytes.parse(p) } catch {
-                            throw WristCoreFailure("--pdu \(i + 1): \(error.message)", exitCode: WristCoreExit.usageOrConfiguration)
-                        }
-                        out += conversation.decode(b, direction: nil)
-                    }
-                    records = out + conversation.endSession(because: "the PDUs given end")
+        switch kind {
+        case .entityUpdate:
+            records = [try decoded(AMSDecoding.entityUpdate)]
+        case .entityUpdateCommand:
+            records = [try decoded(AMSDecoding.entityUpdateCommand)]
+        case .entityAttribute:
+            records = [try decoded(AMSDecoding.entityAttributeCommand)]
+        case .remoteCommand:
+            records = [try decoded(AMSDecoding.remoteCommand)]
+        case .remoteCommandNotification:
+            records = [AMSDecoding.remoteCommandNotification(try bytes(hex.joined(separator: " ")))]
+        case .notificationSource:
+            records = [try decoded(ANCSDecoding.notificationSource)]
+        case .controlPoint:
+            records = [try decoded(ANCSDecoding.controlPoint)]
+        case .dataSource:
+            var fragments: [[UInt8]] = []
+            for (i, f) in (hex + fragment).enumerated() {
+                do throws(WristCoreFailure) { fragments.append(try HexBytes.parse(f)) } catch {
+                    throw WristCoreFailure("fragment \(i + 1): \(error.message)", exitCode: WristCoreExit.usageOrConfiguration)
                 }
             }
-        } catch let error as DecodeError {
-            throw error.failure
+            var requestBytes: [UInt8]?
+            if let request {
+                do throws(WristCoreFailure) { requestBytes = try HexBytes.parse(request) } catch {
+                    throw WristCoreFailure("--request: \(error.message)", exitCode: WristCoreExit.usageOrConfiguration)
+                }
+            }
+            do throws(DecodeError) { records = [try ANCSDecoding.dataSource(fragments: fragments, request: requestBytes)] } catch {
+                throw error.failure
+            }
+        case .att:
+            if pdu.isEmpty {
+                records = [try decoded(ATTDecoding.decode)]
+            } else {
+                let conversation = ATTConversation()
+                var out: [DecodedRecord] = []
+                for (i, p) in pdu.enumerated() {
+                    let b: [UInt8]
+                    do throws(WristCoreFailure) { b = try HexBytes.parse(p) } catch {
+                        throw WristCoreFailure("--pdu \(i + 1): \(error.message)", exitCode: WristCoreExit.usageOrConfiguration)
+                    }
+                    out += conversation.decode(b, direction: nil)
+                }
+                records = out + conversation.endSession(because: "the PDUs given end")
+            }
         }
         for r in records { print(json ? r.jsonLine : r.textLine) }
         if records.contains(where: { $0.layer == .malformed }) {
@@ -173,16 +171,23 @@ struct DecodeCommand: WristcoreCommand {
         }
     }
 
+    /// The hex arguments as one value, decoded by `decode`; bad hex or a
+    /// value the decoder refuses is a failure (DecodeError.failure: exit code 2).
+    func decoded(_ decode: ([UInt8]) throws(DecodeError) -> DecodedRecord) throws(WristCoreFailure) -> DecodedRecord {
+        let value = try bytes(hex.joined(separator: " "))
+        do throws(DecodeError) { return try decode(value) } catch { throw error.failure }
+    }
+
     func bytes(_ text: String) throws(WristCoreFailure) -> [UInt8] { try HexBytes.parse(text) }
 
     /// Captures larger than this are refused: decode holds the file and its records in memory.
     static let maxCaptureBytes = 256 << 20
 
-    func decodeCapture(_ path: String) throws {
+    func decodeCapture(_ path: String) throws(WristCoreFailure) {
         let bytes = try Self.readCapture(path)
         let shown = QuotedText.escaped(path)
         let decoding: CaptureDecoding
-        do { decoding = try CaptureDecoder(side: capturedOn).decode(bytes) } catch {
+        do throws(DecodeError) { decoding = try CaptureDecoder(side: capturedOn).decode(bytes) } catch {
             throw WristCoreFailure("\(shown): \(error)", exitCode: WristCoreExit.usageOrConfiguration)
         }
         for r in decoding.records { print(json ? r.jsonLine : r.textLine) }
@@ -224,7 +229,7 @@ struct DecodeCommand: WristcoreCommand {
             throw fail("is \(status.st_size) bytes; decode reads captures up to \(maxCaptureBytes >> 20) MiB (split it, e.g. editcap -c)")
         }
         let bytes: [UInt8]?
-        do { bytes = try FileBytes.readIfPresent(path) } catch {
+        do throws(HALError) { bytes = try FileBytes.readIfPresent(path) } catch {
             if error.errno == EACCES || error.errno == EPERM { throw fail(permission) }
             throw fail("cannot read it: \(error.reason)")
         }

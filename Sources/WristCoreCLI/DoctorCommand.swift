@@ -40,9 +40,9 @@ struct DoctorCommand: WristcoreCommand {
         global = GlobalOptions(arguments)
     }
 
-    func run() throws {
+    func run() throws(WristCoreFailure) {
         global.bootstrapLogging()
-        let loaded = try ResourcePaths.loadBoard(argument: board)
+        let loaded = try loadBoardArgument(board)
         let report = BoardDevicesFactory.doctorReport(for: loaded, stateDirectory: stateDir)
         for line in report.lines { print(line) }
         if report.failed { throw WristCoreFailure("\(report.failureCount) check(s) failed", exitCode: WristCoreExit.runtimeFailure) }

@@ -58,10 +58,10 @@ struct ForgetCommand: WristcoreCommand {
         }
     }
 
-    func run() throws {
+    func run() throws(WristCoreFailure) {
         global.bootstrapLogging()
         let store = BondStore(directory: stateDir, files: AtomicFileStore())
-        do {
+        do throws(HALError) {
             // --list only reads: it never moves, writes or creates anything.
             if case .corrupt(let why, let keptAs) = try store.load(readOnly: list) {
                 if let keptAs {
@@ -82,13 +82,13 @@ struct ForgetCommand: WristcoreCommand {
         var targets: [(BluetoothAddress, BluetoothAddressType)]
         if all {
             targets = peers.map { ($0.address, $0.type) }
-            do { try store.removeAll() } catch { throw WristCoreFailure("cannot write \(store.path): \(error)") }
+            do throws(HALError) { try store.removeAll() } catch { throw WristCoreFailure("cannot write \(store.path): \(error)") }
         } else {
             let a = BluetoothAddress(address!)!
             let type = peers.first { $0.address == a }?.type ?? .lePublic
             targets = [(a, type)]
             let removed: Bool
-            do { removed = try store.remove(a) } catch { throw WristCoreFailure("cannot write \(store.path): \(error)") }
+            do throws(HALError) { removed = try store.remove(a) } catch { throw WristCoreFailure("cannot write \(store.path): \(error)") }
             if !removed { print("\(a) was not bonded in \(store.path)") }
         }
         for (a, _) in targets { print("forgot \(a)") }
@@ -100,13 +100,13 @@ struct ForgetCommand: WristcoreCommand {
     private func unpairInKernel(_ targets: [(BluetoothAddress, BluetoothAddressType)]) {
         guard !targets.isEmpty else { return }
         let socket: BluetoothManagementSocket
-        do { socket = try BluetoothManagementSocket() } catch {
+        do throws(HALError) { socket = try BluetoothManagementSocket() } catch {
             print("(not unpaired in the kernel: \(error.reason); the keys are gone from the store, which is what counts after a restart)")
             return
         }
         defer { socket.close() }
         for (a, type) in targets {
-            do {
+            do throws(HALError) {
                 let (status, _) = try socket.query(UnpairDevice(address: a, addressType: type, disconnect: true), index: UInt16(hci))
                 switch ManagementStatus(rawValue: status) {
                 case .success: print("unpaired \(a) on hci\(hci)")

@@ -14,7 +14,7 @@ public enum HarnessRequest {
     /// `path` is the socket path (without `unix:`).
     public static func send(_ command: String, to path: String, timeoutSeconds: Int = 10) throws(WristCoreFailure) -> Reply {
         let client: BlockingLineClient
-        do { client = try BlockingLineClient(path: path, timeout: .seconds(timeoutSeconds)) } catch {
+        do throws(HALError) { client = try BlockingLineClient(path: path, timeout: .seconds(timeoutSeconds)) } catch {
             throw WristCoreFailure(
                 "cannot reach the harness at unix:\(path): \(error.reason) (is 'wristcore run ... --harness unix:\(path)' running?)")
         }
@@ -24,7 +24,7 @@ public enum HarnessRequest {
         var reply: String
         repeat {
             let line: String?
-            do { line = try client.readLine() } catch { throw noAnswer }
+            do throws(HALError) { line = try client.readLine() } catch { throw noAnswer }
             guard let line else { throw WristCoreFailure("the harness at unix:\(path) closed the connection") }
             reply = line
         } while reply.hasPrefix("motor ")  // streamed motor events are not replies
@@ -32,7 +32,7 @@ public enum HarnessRequest {
         let words = reply.split(separator: " ")
         if words.first == "snapshot", words.count == 3, let count = Int(words[2]) {
             let bytes: [UInt8]?
-            do { bytes = try client.readBytes(count) } catch { throw noAnswer }
+            do throws(HALError) { bytes = try client.readBytes(count) } catch { throw noAnswer }
             guard let bytes else { throw WristCoreFailure("the harness closed the connection in the middle of a snapshot") }
             payload = bytes
         }

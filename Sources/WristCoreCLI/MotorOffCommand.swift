@@ -28,8 +28,8 @@ struct MotorOffCommand: WristcoreCommand {
         board = arguments.required("board")
     }
 
-    func run() throws {
-        let loaded = try ResourcePaths.loadBoard(argument: board)
+    func run() throws(WristCoreFailure) {
+        let loaded = try loadBoardArgument(board)
         print(try BoardDevicesFactory.forceMotorOff(for: loaded))
     }
 }

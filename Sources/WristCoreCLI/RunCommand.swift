@@ -70,9 +70,9 @@ struct RunCommand: WristcoreCommand {
         }
     }
 
-    func run() throws {
+    func run() throws(WristCoreFailure) {
         global.bootstrapLogging()
-        let loaded = try ResourcePaths.loadBoard(argument: board)
+        let loaded = try loadBoardArgument(board)
         var options = WatchDaemon.Options()
         options.duration = duration.map { .milliseconds(Int64($0 * 1000)) }
         options.phoneEndpoint = phone
@@ -83,7 +83,7 @@ struct RunCommand: WristcoreCommand {
         try daemon.run()
         if daemon.restartRequested {
             // Everything is released by now (motor off, lines and sockets closed).
-            let error = ProcessSignals.restartInPlace(arguments: CommandLine.arguments)
+            let error = ProcessSignals.restartInPlace(arguments: ProcessArguments.all)
             throw WristCoreFailure("SIGHUP: \(error)")
         }
     }
@@ -161,9 +161,9 @@ struct DemoCommand: WristcoreCommand {
         }
     }
 
-    func run() throws {
+    func run() throws(WristCoreFailure) {
         global.bootstrapLogging()
-        let loaded = try ResourcePaths.loadBoard(argument: board)
+        let loaded = try loadBoardArgument(board)
         var options = DemoRunner.Options(scenario: try DemoScenario.load(ResourcePaths.scenarioArgument(scenario)))
         options.speed = speed
         options.pngDirectory = png

@@ -39,10 +39,10 @@ struct ScreenshotCommand: WristcoreCommand {
         }
     }
 
-    func run() throws {
+    func run() throws(WristCoreFailure) {
         let pbm = output.lowercased().hasSuffix(".pbm")
         let reply = try HarnessRequest.send("snapshot \(pbm ? "pbm" : "png")", to: String(harness.dropFirst(5)))
-        do { try FileBytes.write(reply.payload, to: output) } catch {
+        do throws(HALError) { try FileBytes.write(reply.payload, to: output) } catch {
             throw WristCoreFailure("cannot write \(output) (does the directory exist and is it writable?)")
         }
         print("wrote \(output) (\(reply.payload.count) bytes)")

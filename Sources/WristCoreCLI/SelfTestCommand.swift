@@ -1,3 +1,4 @@
+import BoardConfig
 import CommandLineOptions
 import CLinux
 import HAL
@@ -71,9 +72,9 @@ struct SelfTestCommand: WristcoreCommand {
         }
     }
 
-    func run() throws {
+    func run() throws(WristCoreFailure) {
         global.bootstrapLogging()
-        let loaded = try ResourcePaths.loadBoard(argument: board)
+        let loaded = try loadBoardArgument(board)
         var options = SelfTestOptions()
         options.quick = quick
         options.stepTimeout = .milliseconds(Int64(timeout * 1000))

@@ -48,7 +48,7 @@ struct SetupCommand: WristcoreCommand {
         if list == (board != nil) { throw UsageError("give --board NAME|FILE (or --list to see the shipped boards)") }
     }
 
-    func run() throws {
+    func run() throws(WristCoreFailure) {
         if list {
             let boards = ResourcePaths.shippedBoards().filter { $0.name != BoardLoader.simulatedBoardName }
             if boards.isEmpty {
@@ -69,11 +69,14 @@ struct SetupCommand: WristcoreCommand {
                 "the simulated board needs no setup: try it with 'wristcore run --board sim' or 'wristcore demo'",
                 exitCode: WristCoreExit.usageOrConfiguration)
         case .notFound(let argument, _):
-            throw ResourcePaths.boardMissing(argument)
+            throw ResourcePaths.boardMissing(argument).commandFailure
         case .file(let path):
             source = path
         }
-        let loaded = try BoardLoader.load(path: source)  // every problem, field by field: exit 2
+        let loaded: Board
+        do throws(BoardError) { loaded = try BoardLoader.load(path: source) } catch {
+            throw error.commandFailure  // every problem, field by field: exit 2
+        }
         let bytes = try readFile(source)
         if let current = try? readFile(to), current == bytes {
             print("\(to) already holds \(loaded.name) (\(source))")

@@ -6,20 +6,21 @@ import LinuxHAL
 import Log
 import WristCore
 
-/// `wristcore`: the watch daemon and its bench tools.
-@main
+/// `wristcore`: the watch daemon and its bench tools. `main()` is the
+/// entry point: `@main` in the host build, the C `main` below in the
+/// Embedded one (which has no `CommandLine`).
 enum Wristcore {
     /// Every command, in the order `wristcore --help` lists them.
-    static let commands: [any WristcoreCommand.Type] = [
-        RunCommand.self,
-        DemoCommand.self,
-        DoctorCommand.self,
-        SetupCommand.self,
-        DecodeCommand.self,
-        ForgetCommand.self,
-        ScreenshotCommand.self,
-        MotorOffCommand.self,
-        SelfTestCommand.self,
+    static let commands: [CommandEntry] = [
+        CommandEntry(RunCommand.self),
+        CommandEntry(DemoCommand.self),
+        CommandEntry(DoctorCommand.self),
+        CommandEntry(SetupCommand.self),
+        CommandEntry(DecodeCommand.self),
+        CommandEntry(ForgetCommand.self),
+        CommandEntry(ScreenshotCommand.self),
+        CommandEntry(MotorOffCommand.self),
+        CommandEntry(SelfTestCommand.self),
     ]
 
     static let tool = ToolDescription(
@@ -45,9 +46,9 @@ enum Wristcore {
     /// on standard error (2).
     static func main() {
         ProcessSignals.ignoreBrokenPipe()
-        let command: any WristcoreCommand
+        let run: CommandEntry.Run
         do throws(UsageError) {
-            switch try tool.parse(CommandLine.arguments.dropFirst()) {
+            switch try tool.parse(ProcessArguments.all.dropFirst()) {
             case .help(let name):
                 print(tool.help(command: name, width: HelpWidth.columns))
                 CLinux.exit(WristCoreExit.ok)
@@ -55,28 +56,60 @@ enum Wristcore {
                 print(tool.version)
                 CLinux.exit(WristCoreExit.ok)
             case .run(let arguments):
-                let type = commands.first { $0.description.name == arguments.command.name }!
-                command = type.init(arguments)
-                do { try command.validate() } catch { throw UsageError(error.message, command: arguments.command.name) }
+                let entry = commands.first { $0.description.name == arguments.command.name }!
+                do throws(UsageError) { run = try entry.prepare(arguments) } catch {
+                    throw UsageError(error.message, command: arguments.command.name)
+                }
             }
         } catch {
             FileHandleStandardError.write(error.line(tool: tool.name) + "\n")
             CLinux.exit(WristCoreExit.usageOrConfiguration)
         }
-        do {
-            try command.run()
+        do throws(WristCoreFailure) {
+            try run()
             CLinux.exit(WristCoreExit.ok)
-        } catch let failure as WristCoreFailure {
-            FileHandleStandardError.write("wristcore: \(failure.message)\n")
-            CLinux.exit(failure.exitCode)
-        } catch let error as BoardError {
-            FileHandleStandardError.write("wristcore: the board file has problems:\n\(error)\n")
-            CLinux.exit(WristCoreExit.usageOrConfiguration)
         } catch {
-            FileHandleStandardError.write("wristcore: \(error)\n")
-            CLinux.exit(WristCoreExit.runtimeFailure)
+            FileHandleStandardError.write("wristcore: \(error.message)\n")
+            CLinux.exit(error.exitCode)
         }
     }
+}
+
+/// `--board` ARG, loaded and validated (ResourcePaths.loadBoard), or its
+/// problems field by field as a failure with exit code 2.
+func loadBoardArgument(_ argument: String) throws(WristCoreFailure) -> Board {
+    do throws(BoardError) { return try ResourcePaths.loadBoard(argument: argument) } catch { throw error.commandFailure }
+}
+
+extension BoardError {
+    /// A board file with problems, reported field by field: exit code 2.
+    var commandFailure: WristCoreFailure {
+        WristCoreFailure("the board file has problems:\n\(self)", exitCode: WristCoreExit.usageOrConfiguration)
+    }
+}
+
+#if hasFeature(Embedded)
+/// The process's entry point: Embedded Swift has no `CommandLine`, so the C
+/// `main` keeps argv itself, then runs `Wristcore.main()` (which never returns:
+/// every way out is `exit`).
+@_cdecl("main")
+func wristcoreMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    ProcessArguments.all = (0..<Int(argc)).map { String(cString: argv[$0]!) }
+    Wristcore.main()
+    return WristCoreExit.ok
+}
+#else
+@main extension Wristcore {}
+#endif
+
+/// The command line the process was started with (argv, the program first).
+enum ProcessArguments {
+    #if hasFeature(Embedded)
+    /// Set once by `wristcoreMain` before anything reads it.
+    nonisolated(unsafe) static var all: [String] = []
+    #else
+    static var all: [String] { CommandLine.arguments }
+    #endif
 }
 
 /// Options every subcommand takes.
