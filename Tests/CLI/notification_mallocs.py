@@ -144,6 +144,10 @@ def main():
     shim = build + "/count_mallocs.so"
     subprocess.check_call([compiler, "-shared", "-fPIC", "-O2", "-o", shim, here + "/count_mallocs.c", "-lpthread"])
     command = [os.path.abspath(args.wristcore)]
+    with open(command[0], "rb") as f:
+        if f.read(2) == b"#!":
+            print("# note: %s is a script: the count is of everything it runs (under qemu-user, qemu's own allocations)"
+                  % args.wristcore)
     print("# %s: %d notifications of warm-up, then %d counted, per mode (a fresh daemon each)"
           % (args.wristcore, args.warmup, args.count))
     for mode, title in [("none", "no harness client"), ("idle client", "a harness client connected, idle"),
