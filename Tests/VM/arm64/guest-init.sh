@@ -54,8 +54,19 @@ case "$MODE" in
         rc=${PIPESTATUS[0]}
         echo "vm: setup.sh exit $rc at $(cut -d' ' -f1 /proc/uptime) s" | tee -a "$OUT/vm-info"
         if [ "$rc" = 0 ]; then
-            timeout -k 5 300 "$PROBE" "$OUT/hw.env" 2>&1 | tee "$OUT/tests.log"
-            rc=${PIPESTATUS[0]}
+            # The probe, then (given a phone binary) the phone alone; one TAP list, renumbered.
+            timeout -k 5 300 "$PROBE" "$OUT/hw.env" >"$OUT/probe.log" 2>&1
+            rc=$?
+            if [ -x "$PHONE" ]; then
+                timeout -k 5 120 "$(dirname "$0")/phone-check.sh" "$OUT/hw.env" "$PHONE" >"$OUT/phone-check.log" 2>&1 || rc=1
+            fi
+            cat "$OUT/probe.log" "$OUT/phone-check.log" 2>/dev/null | awk '
+                /^(ok|not ok) [0-9]+ / { n++; ok = ($1 == "ok"); if (ok) p++; else f++
+                                         sub(/^(ok|not ok) [0-9]+ /, (ok ? "ok " : "not ok ") n " "); print; next }
+                /passed, .* failed/ { next }
+                { print }
+                END { printf "%d passed, %d failed\n", p, f }' | tee "$OUT/tests.log"
+            grep -q ' 0 failed$' "$OUT/tests.log" || rc=1
         else
             { echo "not ok 1 - setup.sh brought up the simulated hardware (setup.log)"; echo "0 passed, 1 failed"; } | tee "$OUT/tests.log"
             rc=1

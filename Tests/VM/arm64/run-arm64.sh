@@ -5,9 +5,12 @@
 # arm64 Debian 12 userland, against arm64 binaries of the daemon and the phone.
 #
 #   run-arm64.sh DAEMON_BIN PHONE_BIN    the suite (both arm64 ELF executables)
-#   run-arm64.sh --setup-only            the bed alone: setup.sh, then an arm64
+#   run-arm64.sh --setup-only [PHONE_BIN]
+#                                        the bed alone: setup.sh, then an arm64
 #                                        probe (bed-probe.c) driving the hardware
-#                                        through libgpiod / libi2c / libbluetooth
+#                                        through libgpiod / libi2c / libbluetooth,
+#                                        and with PHONE_BIN the phone alone on
+#                                        controller B (phone-check.sh)
 #
 # Exit status as run.sh: 0 all passed, 1 a test failed, 2 the test bed itself
 # failed (including a VM that does not boot or finish). WRISTCORE_VM=skip skips
@@ -30,7 +33,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib-arm64.sh"
 
-usage() { echo "usage: run-arm64.sh DAEMON_BIN PHONE_BIN | --setup-only" >&2; exit 2; }
+usage() { echo "usage: run-arm64.sh DAEMON_BIN PHONE_BIN | --setup-only [PHONE_BIN]" >&2; exit 2; }
 skip_loudly() {
     cat <<BANNER
 ################################################################################
@@ -51,13 +54,20 @@ bed_failed() {
 
 MODE=tests; DAEMON=""; PHONE=""
 if [ "${1:-}" = --setup-only ]; then
-    MODE=setup; [ $# = 1 ] || usage
+    MODE=setup; [ $# -le 2 ] || usage
+    PHONE="${2:-}"
+    if [ -n "$PHONE" ]; then
+        [ -x "$PHONE" ] || bed_failed "$PHONE is not an executable file"
+    fi
 else
     [ $# = 2 ] || usage
     DAEMON="$1"; PHONE="$2"
 fi
 is_arm64_elf() { [ -f "$1" ] && [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '177ELF' ] \
                  && [ "$(od -An -tx1 -j18 -N2 "$1" | tr -d ' ')" = b700 ]; }
+if [ "$MODE" = setup ] && [ -n "$PHONE" ]; then
+    is_arm64_elf "$PHONE" || bed_failed "$PHONE is not an arm64 (aarch64) ELF executable"
+fi
 if [ "$MODE" = tests ]; then
     for b in "$DAEMON" "$PHONE"; do
         [ -x "$b" ] || bed_failed "$b is not an executable file"
@@ -101,6 +111,10 @@ rm -rf "$OUT"; mkdir -p "$OUT/bin"
 if [ "$MODE" = tests ]; then
     cp "$DAEMON" "$OUT/bin/wristcore"; cp "$PHONE" "$OUT/bin/wristcore-vm-phone"
     chmod 755 "$OUT/bin/"*
+else
+    [ -n "$PHONE" ] && install -m 755 "$PHONE" "$OUT/bin/wristcore-vm-phone"
+fi
+if [ "$MODE" = tests ]; then :
 elif [ -n "${WRISTCORE_VM_ARM64_PROBE:-}" ]; then
     install -m 755 "$WRISTCORE_VM_ARM64_PROBE" "$OUT/bin/bed-probe"   # any arm64 program or script: PROBE HW_ENV
 else
