@@ -15,12 +15,15 @@
 #   REFRESH_ROOT=1    rebuild the cached Debian root
 #   DEBIAN_MIRROR=URL the mirror for debootstrap (default: the first Debian bookworm
 #                     mirror in this machine's apt sources)
+#   PACKAGE_ARCH=arm64|armhf  the package's architecture (default amd64): the root is
+#                     debootstrapped for it and its programs run under qemu-user
+#                     (binfmt_misc, qemu-user-static), so the package is tested on its CPU
 set -uo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/../.."
 REPO=$PWD
 SUITE=bookworm
-ARCH=amd64
+ARCH=${PACKAGE_ARCH:-amd64}
 CACHE=$REPO/.build-deb/roots
 BASE=$CACHE/$SUITE-$ARCH
 STAMP=$BASE/.wristcore-base-v1
@@ -40,6 +43,15 @@ die() { echo "install-test: $*" >&2; fail "$*"; summary; exit 1; }
 
 [ "$(id -u)" = 0 ] || { echo "install-test: needs root (debootstrap, chroot, mount)"; echo "0 passed, 1 failed"; exit 1; }
 for tool in debootstrap chroot dpkg-deb; do command -v $tool >/dev/null || die "$tool is missing (apt-get install debootstrap dpkg-dev)"; done
+if [ "$ARCH" != "$(dpkg --print-architecture)" ]; then
+    # A foreign root runs its programs through qemu-user, registered with the
+    # fix-binary flag so the host's interpreter works inside the chroot.
+    qemu=$(case $ARCH in arm64) echo aarch64;; armhf) echo arm;; *) echo "$ARCH";; esac)
+    command -v update-binfmts >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static binfmt-support >/dev/null
+    [ -e /proc/sys/fs/binfmt_misc/status ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null || true
+    [ -e "/proc/sys/fs/binfmt_misc/qemu-$qemu" ] || update-binfmts --enable "qemu-$qemu" >/dev/null 2>&1 || true
+    [ -e "/proc/sys/fs/binfmt_misc/qemu-$qemu" ] || die "qemu-$qemu is not registered with binfmt_misc (apt-get install qemu-user-static binfmt-support)"
+fi
 
 mounted=()
 unmount_all() {

@@ -180,7 +180,7 @@ import WristCore
                     loop: context.loop, script: script)
             })
         var failure: WristCoreFailure?
-        do { try daemon.run(on: loop) } catch let e as WristCoreFailure { failure = e }
+        do { try daemon.run(on: loop) } catch { failure = error }
         messages += receiver.drain()
 
         #expect(failure?.message == why)

@@ -1,6 +1,7 @@
 import BoardConfig
 import HAL
 import Haptics
+import SimBoard
 
 /// `--quick`: what a program can check without a person. The display is
 /// initialised and shows the pattern (an I2C error names its fix: how to
@@ -66,12 +67,16 @@ extension SelfTestSequence {
         if case .lineFailed(let error) = motor.play(Self.quickPattern) {
             return record(SelfTestResult(name: "motor", outcome: .failed, detail: "\(error.operation): \(error.reason)", hint: error.hint))
         }
-        let readback = motorLine as? any MotorLineReadback
-        let readOn = readback?.drivenActive
+        // The simulated line tells the level it drives; a libgpiod output
+        // request is not read back (the wearer feels the pulse in the
+        // interactive test instead). A class cast: Embedded Swift has no
+        // casts to a protocol.
+        let readback = motorLine as? SimulatedMotorLine
+        let readOn = readback?.isActive
         // After the pulse, with a little margin for its off edge.
         _ = loop.schedule(after: .milliseconds(Self.quickPulseMilliseconds + 50)) { [lifetime, unowned(unsafe) self] in
             guard !lifetime.isOver, !self.finished else { return }
-            let readOff = readback?.drivenActive
+            let readOff = readback?.isActive
             if motor.isMotorOn || readOn == false || readOff == true {
                 motor.forceOff()
                 return self.record(SelfTestResult(
