@@ -18,6 +18,7 @@ usage: measure-startup.py path/to/wristcore [--runs N]
 """
 import argparse, os, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
 
+REPO = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # a source build's fonts: ./Fonts
 TIMEOUT = 60.0  # seconds a run may take before it counts as failed (qemu-user is slow)
 
 
@@ -57,7 +58,7 @@ def sockets_ready(command):
     pending = {phone: socket.SOCK_SEQPACKET, harness: socket.SOCK_STREAM}
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
-                            start_new_session=True)
+                            start_new_session=True, cwd=REPO)
     try:
         while pending:
             for path, kind in list(pending.items()):
@@ -79,7 +80,7 @@ def sockets_ready(command):
 def spawn_to_exit(argv):
     t0 = time.perf_counter()
     proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          timeout=TIMEOUT)
+                          timeout=TIMEOUT, cwd=REPO)
     ms = (time.perf_counter() - t0) * 1000
     if proc.returncode != 0:
         sys.exit("%s: exited with %d (%s)" % (" ".join(argv), proc.returncode, proc.stderr.decode(errors="replace")[-300:]))
@@ -98,6 +99,7 @@ def main():
     args = ap.parse_args()
     if args.runs < 1: sys.exit("--runs must be at least 1")
     command = [os.path.abspath(args.wristcore)]
+    if not os.access(command[0], os.X_OK): sys.exit("no executable at %s" % args.wristcore)
     real = os.path.realpath(args.wristcore)
     print("# %s%s, %d runs each" % (args.wristcore, "" if real == command[0] else " (%s)" % real, args.runs))
     line("start-up to sockets ready (run)", [sockets_ready(command) for _ in range(args.runs)])

@@ -30,6 +30,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from minimal_phone import MinimalPhone, le16  # noqa: E402
 
 GOAL_MIB = {"embedded": 2, "host": 8}
+# The daemon runs in the checkout (a source build finds its fonts in ./Fonts).
+REPO = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 STORE = 24  # notifications the phone keeps: from the 25th on, each added one removes the oldest
 
 
@@ -66,7 +68,7 @@ def start_daemon(command, tmp, env=None, log_level="warning"):
     phone_path, harness_path = tmp + "/phone.sock", tmp + "/harness.sock"
     daemon = subprocess.Popen(command + ["run", "--board", "sim", "--phone", "unix:" + phone_path,
                                          "--harness", "unix:" + harness_path, "--log-level", log_level,
-                                         "--state-dir", tmp], env=env)
+                                         "--state-dir", tmp], env=env, cwd=REPO)
     return daemon, phone_path, harness_path
 
 
@@ -161,7 +163,7 @@ def by_mapping(pid, exe):
         if "/swift/" in name or base.startswith("libswift") or base in ("libdispatch.so", "libBlocksRuntime.so"):
             return ("Swift runtime libraries", base)
         if base.endswith(".wcf"): return ("fonts (mapped glyph files)", base)
-        if base.startswith(C_LIBRARIES): return ("C and C++ libraries (glibc, the dynamic loader, libgcc_s, libstdc++)", base)
+        if base.startswith(C_LIBRARIES): return ("system libraries (glibc, the dynamic loader, the C++ runtime if any)", base)
         if base.startswith(DEVICE_LIBRARIES): return ("device libraries", base)
         return ("other files", base)
     with open("/proc/%d/smaps" % pid) as f:
