@@ -73,13 +73,23 @@ public struct NotificationInfo: Hashable, Sendable {
 }
 
 /// Why a session ended.
-public enum SessionEndReason: Hashable, Sendable {
+public enum SessionEndReason: Hashable, Sendable, CustomStringConvertible {
     case disconnected
     case unsubscribed
     /// ANCS was unpublished (Service Changed) or its handles changed.
     case serviceChanged
     /// The app re-subscribes (for example after `resubscribeRecommended`).
     case resubscribing
+
+    /// The case name, as the logs show it.
+    public var description: String {
+        switch self {
+        case .disconnected: "disconnected"
+        case .unsubscribed: "unsubscribed"
+        case .serviceChanged: "serviceChanged"
+        case .resubscribing: "resubscribing"
+        }
+    }
 }
 
 /// Why a stored notification went away.
@@ -126,7 +136,7 @@ public enum ANCSRequestError: Error, Hashable, Sendable, CustomStringConvertible
 }
 
 /// Problems with what the phone sent, reported for logs and the decode tool.
-public enum ANCSProtocolError: Error, Hashable, Sendable {
+public enum ANCSProtocolError: Error, Hashable, Sendable, CustomStringConvertible {
     case malformedNotificationSource(NotificationSourceError)
     /// Stray Data Source bytes (wrong echo, nothing pending).
     case dataSource(DataSourceError)
@@ -138,11 +148,22 @@ public enum ANCSProtocolError: Error, Hashable, Sendable {
     /// reported once per session (`ANCSStatistics.overlongAttributes`
     /// counts every occurrence).
     case attributeExceedsMaxLength(NotificationUID, attributeID: UInt8, length: Int, maxLength: Int)
+
+    /// As Swift's reflection printed it (the logs show it).
+    public var description: String {
+        switch self {
+        case .malformedNotificationSource(let e): "malformedNotificationSource(\(e))"
+        case .dataSource(let e): "dataSource(\(e))"
+        case .unexpectedWriteResponse: "unexpectedWriteResponse"
+        case .attributeExceedsMaxLength(let uid, let id, let length, let maxLength):
+            "attributeExceedsMaxLength(\(uid), attributeID: \(id), length: \(length), maxLength: \(maxLength))"
+        }
+    }
 }
 
 /// The result of a liveness probe (Get Notification Attributes for UID
 /// 0xFFFFFFFF).
-public enum LivenessResult: Hashable, Sendable {
+public enum LivenessResult: Hashable, Sendable, CustomStringConvertible {
     /// The phone answered (0xA2, as expected).
     case alive
     /// The phone refused the write with another error: ANCS is there but
@@ -150,6 +171,15 @@ public enum LivenessResult: Hashable, Sendable {
     case rejected(ANCSRequestError)
     /// No answer within the request timeout.
     case noAnswer
+
+    /// As Swift's reflection printed it (the logs show it).
+    public var description: String {
+        switch self {
+        case .alive: "alive"
+        case .rejected(let e): "rejected(\(e))"
+        case .noAnswer: "noAnswer"
+        }
+    }
 }
 
 /// Why the consumer suggests re-subscribing to the Notification Source.
@@ -194,13 +224,24 @@ public protocol ANCSConsumerSink: AnyObject {
 }
 
 /// Why `performAction` refused.
-public enum ANCSActionError: Error, Hashable, Sendable {
+public enum ANCSActionError: Error, Hashable, Sendable, CustomStringConvertible {
     case noSession
     case unknownNotification(NotificationUID)
     /// The notification's EventFlags do not offer this action.
     case actionNotAvailable(NotificationUID, ActionID)
     /// The request queue is full of other actions.
     case queueFull
+
+    /// As Swift's reflection printed it (the logs show it; the ActionID in
+    /// the payload with its type's name, as reflection debug-printed it).
+    public var description: String {
+        switch self {
+        case .noSession: "noSession"
+        case .unknownNotification(let uid): "unknownNotification(\(uid))"
+        case .actionNotAvailable(let uid, let action): "actionNotAvailable(\(uid), ANCS.ActionID.\(action))"
+        case .queueFull: "queueFull"
+        }
+    }
 }
 
 /// Counters for diagnostics and tests.

@@ -54,7 +54,7 @@ public struct EventFlags: OptionSet, Hashable, Sendable {
 }
 
 /// CategoryID (Notification Source byte 2).
-public enum CategoryID: Hashable, Sendable {
+public enum CategoryID: Hashable, Sendable, CustomStringConvertible {
     case other, incomingCall, missedCall, voicemail, social, schedule, email, news
     case healthAndFitness, businessAndFinance, location, entertainment
     case unknown(UInt8)
@@ -92,6 +92,25 @@ public enum CategoryID: Hashable, Sendable {
         case .location: 10
         case .entertainment: 11
         case .unknown(let n): n
+        }
+    }
+
+    /// The case name (`incomingCall`, `unknown(12)`), as the harness JSON and the logs show it.
+    public var description: String {
+        switch self {
+        case .other: "other"
+        case .incomingCall: "incomingCall"
+        case .missedCall: "missedCall"
+        case .voicemail: "voicemail"
+        case .social: "social"
+        case .schedule: "schedule"
+        case .email: "email"
+        case .news: "news"
+        case .healthAndFitness: "healthAndFitness"
+        case .businessAndFinance: "businessAndFinance"
+        case .location: "location"
+        case .entertainment: "entertainment"
+        case .unknown(let n): "unknown(\(n))"
         }
     }
 }
@@ -191,9 +210,12 @@ public enum AppAttributeID: Hashable, Sendable {
 }
 
 /// ActionID for Perform Notification Action.
-public enum ActionID: UInt8, Hashable, Sendable, CaseIterable {
+public enum ActionID: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     case positive = 0
     case negative = 1
+
+    /// The case name, as the logs show it.
+    public var description: String { self == .positive ? "positive" : "negative" }
 
     /// The EventFlags bit that says this action exists.
     public var requiredFlag: EventFlags {

@@ -178,10 +178,19 @@ public final class DataSourceAssembler {
     }
 
     /// Why `expect...` refused a request.
-    public enum ExpectError: Error, Hashable, Sendable {
+    public enum ExpectError: Error, Hashable, Sendable, CustomStringConvertible {
         case tooManyPending
         case valuesExceedCapacity(needed: Int, capacity: Int)
         case appIdentifierTooLong(length: Int, capacity: Int)
+
+        /// As Swift's reflection printed it (the decode tool shows it).
+        public var description: String {
+            switch self {
+            case .tooManyPending: "tooManyPending"
+            case .valuesExceedCapacity(let needed, let capacity): "valuesExceedCapacity(needed: \(needed), capacity: \(capacity))"
+            case .appIdentifierTooLong(let length, let capacity): "appIdentifierTooLong(length: \(length), capacity: \(capacity))"
+            }
+        }
     }
 
     struct Pending {

@@ -19,6 +19,9 @@ public enum ATT {
 /// handler call that delivers them).
 public protocol ATTPDUProtocol {
     static var opcode: ATTOpcode { get }
+    /// The type's name (`ATTReadRequest`) for messages: Embedded Swift cannot
+    /// print a metatype.
+    static var name: String { get }
     /// Length of the encoded PDU, opcode included.
     var length: Int { get }
     /// Writes the parameters (everything after the opcode).
@@ -28,6 +31,11 @@ public protocol ATTPDUProtocol {
 }
 
 extension ATTPDUProtocol {
+    /// "ATT" and the opcode's name without spaces: every PDU type is named so.
+    public static var name: String {
+        "ATT" + String(decoding: opcode.description.utf8.filter { $0 != UInt8(ascii: " ") }, as: UTF8.self)
+    }
+
     /// Encodes opcode and parameters into `buffer`; fails when the PDU is
     /// longer than `mtu` or than the buffer. Returns the length written.
     @inlinable
@@ -37,7 +45,7 @@ extension ATTPDUProtocol {
         var w = ATTWriter(buffer)
         w.u8(Self.opcode.rawValue)
         encodeParameters(into: &w)
-        assert(w.count == n, "\(Self.self).length disagrees with encodeParameters")
+        assert(w.count == n, "\(Self.name).length disagrees with encodeParameters")
         return w.count
     }
 

@@ -3,8 +3,16 @@
 /// positional argument. The same declaration parses, checks and documents
 /// it, so `--help` cannot drift from what the parser accepts.
 public struct Parameter: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable, CustomStringConvertible {
         case flag, option, argument
+
+        public var description: String {
+            switch self {
+            case .flag: "flag"
+            case .option: "option"
+            case .argument: "argument"
+            }
+        }
     }
 
     public var kind: Kind

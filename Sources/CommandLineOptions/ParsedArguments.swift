@@ -56,7 +56,8 @@ public struct ParsedArguments: Sendable, Equatable {
     public func choice<T: RawRepresentable>(_ name: String, as: T.Type) -> T? where T.RawValue == String {
         guard case .oneOf = declared(name, .option).value else { preconditionFailure("--\(name) is not a oneOf option") }
         guard let word = value(name) else { return nil }
-        guard let v = T(rawValue: word) else { preconditionFailure("--\(name): '\(word)' has no \(T.self)") }
+        // (Not the type's name: Embedded Swift cannot print a metatype.)
+        guard let v = T(rawValue: word) else { preconditionFailure("--\(name): '\(word)' is none of the raw values of the type asked for") }
         return v
     }
 }

@@ -50,6 +50,13 @@ extension Duration {
 
     /// The duration in whole milliseconds, clamped to Int64.
     public var millisecondsClamped: Int64 { nanosecondsClamped / 1_000_000 }
+
+    /// What the host's `"\(duration)"` prints ("0.5 seconds", "120.0 seconds"):
+    /// Embedded Swift's Duration is not CustomStringConvertible.
+    public var secondsText: String {
+        let (seconds, attoseconds) = components
+        return (Double(seconds) + Double(attoseconds) / 1e18).description + " seconds"
+    }
 }
 
 extension String {

@@ -1,5 +1,5 @@
 /// What a person did with one button.
-public enum ButtonGesture: Sendable, Equatable {
+public enum ButtonGesture: Sendable, Equatable, CustomStringConvertible {
     /// Pressed and released, shorter than a long press (and, when the button
     /// recognises double presses, not followed by a second press in time).
     case press
@@ -7,4 +7,13 @@ public enum ButtonGesture: Sendable, Equatable {
     case longPress
     /// Two presses, the second starting inside the double-press window.
     case doublePress
+
+    /// The case name, as the logs show it.
+    public var description: String {
+        switch self {
+        case .press: "press"
+        case .longPress: "longPress"
+        case .doublePress: "doublePress"
+        }
+    }
 }

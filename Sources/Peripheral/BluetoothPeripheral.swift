@@ -383,7 +383,7 @@ public final class BluetoothPeripheral {
 
     private func pairingTimedOut() {
         guard pendingPairing != nil else { return }
-        logger.info("pairing not confirmed within \(options.pairingTimeout): rejected")
+        logger.info("pairing not confirmed within \(options.pairingTimeout.secondsText): rejected")
         confirmPairing(false)
     }
 

@@ -33,7 +33,7 @@ public enum Screen: Sendable, Equatable {
 }
 
 /// The Bluetooth state the status bar shows.
-public enum LinkIndicator: Sendable, Equatable {
+public enum LinkIndicator: Sendable, Equatable, CustomStringConvertible {
     /// Bluetooth off or unavailable.
     case off
     /// Advertising, waiting for the phone.
@@ -42,6 +42,16 @@ public enum LinkIndicator: Sendable, Equatable {
     case connected
     /// Connected and encrypted (bonded): ANCS works.
     case encrypted
+
+    /// The case name (the harness's `link`).
+    public var description: String {
+        switch self {
+        case .off: "off"
+        case .advertising: "advertising"
+        case .connected: "connected"
+        case .encrypted: "encrypted"
+        }
+    }
 }
 
 /// A local wall-clock time: from the phone's Current Time Service when

@@ -2,9 +2,16 @@ import ATTCodec
 import HAL
 
 /// Errors from building a server database.
-public enum GATTServerError: Error, Equatable, Sendable {
+public enum GATTServerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The requested handles are taken or the database is full.
     case noRoom(needed: Int)
+
+    /// As Swift's reflection printed it.
+    public var description: String {
+        switch self {
+        case .noRoom(let needed): "noRoom(needed: \(needed))"
+        }
+    }
 }
 
 /// A small GATT server: an attribute database answering the peer's requests

@@ -99,7 +99,7 @@ public final class ConnectionAcceptor<Connection> {
         if failuresInRun == 1, lastLogged.map({ now - $0 >= timing.logInterval }) ?? true {
             lastLogged = now
             runLogged = true
-            logger.warning("\(label): cannot accept a connection: \(error); pausing (up to \(timing.longestPause) at a time) until it works again")
+            logger.warning("\(label): cannot accept a connection: \(error); pausing (up to \(timing.longestPause.secondsText) at a time) until it works again")
         }
         if let s = source { loop.removeSource(s) }
         source = nil

@@ -4,9 +4,27 @@ import ATTCodec
 /// One notification on the simulated iPhone.
 public struct SimulatedNotification: Equatable, Sendable {
     /// ANCS category IDs (the provider side keeps its own numbers, so it checks the consumer's codecs).
-    public enum Category: UInt8, Sendable, CaseIterable {
+    public enum Category: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         case other = 0, incomingCall, missedCall, voicemail, social, schedule, email, news
         case healthAndFitness, businessAndFinance, location, entertainment
+
+        /// The case name (scenario files and the phone's record use it).
+        public var description: String {
+            switch self {
+            case .other: "other"
+            case .incomingCall: "incomingCall"
+            case .missedCall: "missedCall"
+            case .voicemail: "voicemail"
+            case .social: "social"
+            case .schedule: "schedule"
+            case .email: "email"
+            case .news: "news"
+            case .healthAndFitness: "healthAndFitness"
+            case .businessAndFinance: "businessAndFinance"
+            case .location: "location"
+            case .entertainment: "entertainment"
+            }
+        }
 
         public init?(name: String) {
             let n = String(name.lowercased().filter { $0 != "-" && $0 != "_" })
