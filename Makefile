@@ -28,7 +28,7 @@ deps:
 	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing$$missing (apt)"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+		{ $(SUDO) apt-get update -qq || echo "apt-get update reported errors; installing from what it has"; } && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
 # make build STATIC=1: one static executable, .build/static/release/wristcore
@@ -128,7 +128,7 @@ deb-deps:
 	@missing=""; for p in $(APT_PKGS) $(DEB_TOOLS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing$$missing (apt)"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+		{ $(SUDO) apt-get update -qq || echo "apt-get update reported errors; installing from what it has"; } && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
 # The package ships the Embedded daemon (EMBEDDED=0: the full-Swift release

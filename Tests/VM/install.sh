@@ -30,7 +30,7 @@ for p in "${PKGS[@]}"; do
 done
 if [ "${#missing[@]}" -gt 0 ]; then
     vm_log "apt-get install ${missing[*]}"
-    $SUDO apt-get update -qq
+    $SUDO apt-get update -qq || vm_log "apt-get update reported errors (a mirror mid-sync?); installing from what it has"
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 

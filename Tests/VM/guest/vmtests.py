@@ -480,7 +480,9 @@ class CapTrace:
         for symbol in self.SYMBOLS:
             fd = os.open(f"{TRACE}/kprobe_events", os.O_WRONLY | os.O_APPEND)
             try:
-                os.write(fd, f"p:wristcore_cap {symbol} cap=%dx:s32\n".encode())
+                # The third argument's register: %dx on x86_64, %x2 on arm64.
+                reg = "%x2" if os.uname().machine == "aarch64" else "%dx"
+                os.write(fd, f"p:wristcore_cap {symbol} cap={reg}:s32\n".encode())
                 break
             except OSError as e:
                 errors.append(f"{symbol}: {e}: {sh(f'tail -2 {TRACE}/error_log').stdout.strip()}")
