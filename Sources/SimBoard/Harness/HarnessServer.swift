@@ -224,7 +224,10 @@ public final class HarnessServer {
 
     private func accepted(_ connection: any LineChannel) {
         guard clients.count < limits.clients else {
-            connection.write("error too many harness clients (\(limits.clients) connected); try again later\n")
+            // The bytes, through the requirement: Embedded Swift compiled the
+            // extension's write(String) on an `any LineChannel` as a dead-method
+            // stub (the daemon stopped with SIGILL at the 17th client).
+            connection.write(Array("error too many harness clients (\(limits.clients) connected); try again later\n".utf8))
             connection.close()
             if !refusalLogged {
                 refusalLogged = true
@@ -372,7 +375,9 @@ public final class HarnessServer {
     /// Watches for writability only while output is queued (one epoll_ctl per change, not per line).
     private func updateInterest(_ client: Client) {
         guard let s = client.source, client.connection.isOpen else { return }
-        let pending = client.connection.hasPendingOutput
+        // The requirement, not the extension's hasPendingOutput: Embedded Swift
+        // compiles an extension member called on an existential as a trap.
+        let pending = client.connection.queuedOutputCount > 0
         guard pending != client.watchingWritable else { return }
         client.watchingWritable = pending
         try? loop.updateSource(s, events: pending ? [.readable, .writable] : .readable)
