@@ -181,30 +181,48 @@ if [ "$PRODUCT" = modules ] && [ -z "${EMBEDDED_MODULES:-}" ]; then
         echo "$unprintable" | sed 's/^/  /' >&2
         exit 1
     fi
-    say "every daemon module compiles in Embedded mode for $ARCH, and every interpolated value can be printed"
-    exit 0
 fi
-[ -z "$MAIN" ] && { say "every daemon module compiles in Embedded mode for $ARCH"; exit 0; }
+[ -z "$MAIN" ] && [ "$PRODUCT" != modules ] && { say "every daemon module compiles in Embedded mode for $ARCH"; exit 0; }
 
 # ---- link: a dynamic glibc PIE, RELRO, unused sections dropped
-objs=()
-for m in "${MODULES[@]}"; do objs+=("$OUT/obj/${m//-/_}.o"); done
+runtime_objs=()
 # The few hooks the Embedded stdlib expects from the platform (Sources/EmbeddedRuntime).
 for c in Sources/EmbeddedRuntime/*.c; do
     o="$OUT/obj/runtime-$(basename "$c" .c).o"
     "$CC" -O2 -fPIC -ffunction-sections -fdata-sections -Wall -Werror -c "$c" -o "$o"
-    objs+=("$o")
+    runtime_objs+=("$o")
 done
-LINK=("$CC" -o "$OUT/$PRODUCT.tmp" "${objs[@]}" -pie -Wl,--gc-sections -Wl,-z,relro -Wl,-z,now -Wl,--as-needed)
-# lld (the Swift toolchain's) for the bitcode: link-time optimisation, identical code folded.
-[ "$LTO" = 1 ] && LINK+=(-fuse-ld=lld -B "$(dirname "$(readlink -f "$SWIFTC")")" -Wl,--icf=all -Wl,--lto-O2)
-if [ -n "$SYSROOT" ]; then
-    LINK+=(-L "$SYSROOT/usr/lib/$GNU" -Wl,-rpath-link,"$SYSROOT/usr/lib/$GNU" -Wl,-rpath-link,"$SYSROOT/lib/$GNU")
+link() { # link PRODUCT MODULE...
+    local product=$1; shift
+    local objs=() m
+    for m in "$@"; do objs+=("$OUT/obj/${m//-/_}.o"); done
+    local cmd=("$CC" -o "$OUT/$product.tmp" "${objs[@]}" "${runtime_objs[@]}" -pie -Wl,--gc-sections -Wl,-z,relro -Wl,-z,now -Wl,--as-needed)
+    # lld (the Swift toolchain's) for the bitcode: link-time optimisation, identical code folded.
+    [ "$LTO" = 1 ] && cmd+=(-fuse-ld=lld -B "$(dirname "$(readlink -f "$SWIFTC")")" -Wl,--icf=all -Wl,--lto-O2)
+    if [ -n "$SYSROOT" ]; then
+        cmd+=(-L "$SYSROOT/usr/lib/$GNU" -Wl,-rpath-link,"$SYSROOT/usr/lib/$GNU" -Wl,-rpath-link,"$SYSROOT/lib/$GNU")
+    fi
+    cmd+=(-lgpiod -li2c -lbluetooth -lm "$EMBEDDED_LIB/libswiftUnicodeDataTables.a")
+    say "linking $product with $CC"
+    "${cmd[@]}" || die "linking $product failed"
+    mv "$OUT/$product.tmp" "$OUT/$product"
+}
+
+if [ "$PRODUCT" = modules ]; then
+    # Members Embedded Swift compiled as traps (an extension member reached
+    # through an existential): linked unoptimised and without LTO, each is
+    # still a stub of its own, and nothing may call one
+    # (Scripts/check-embedded-traps.py; x86_64 disassembly).
+    if [ "$ARCH" = amd64 ] && [ -z "${EMBEDDED_MODULES:-}" ]; then
+        link wristcore "${COMMON_MODULES[@]}" CommandLineOptions WristCore WristCoreCLI
+        link wristcore-vm-phone "${COMMON_MODULES[@]}" wristcore-vm-phone
+        python3 Scripts/check-embedded-traps.py "$OUT/wristcore" || die "the daemon calls members Embedded Swift compiled as traps (above)"
+        python3 Scripts/check-embedded-traps.py "$OUT/wristcore-vm-phone" || die "wristcore-vm-phone calls members Embedded Swift compiled as traps (above)"
+    fi
+    say "every daemon module compiles in Embedded mode for $ARCH; every interpolated value can be printed; no call reaches a trap stub"
+    exit 0
 fi
-LINK+=(-lgpiod -li2c -lbluetooth -lm "$EMBEDDED_LIB/libswiftUnicodeDataTables.a")
-say "linking $PRODUCT with $CC"
-"${LINK[@]}" || die "linking $PRODUCT failed"
-mv "$OUT/$PRODUCT.tmp" "$OUT/$PRODUCT"
+link "$PRODUCT" "${MODULES[@]}"
 size=$(stat -c %s "$OUT/$PRODUCT")
 say "$OUT/$PRODUCT ($ARCH, $size bytes unstripped)"
 echo "$OUT/$PRODUCT"

@@ -49,15 +49,39 @@ typedef struct wc_gpio_request {
 #define WC_GPIO_DEV_DIR "/dev"
 #endif
 
-#if WC_GPIOD_API_VERSION == 2
-static inline struct gpiod_chip *wc_gpio_v2_open_matching(const char *descr) {
-    // v2 only opens by path: try the path, then /dev/<name>, then every chip's label.
+// Whether `chip` carries `label`.
+static inline bool wc_gpio_chip_has_label(struct gpiod_chip *chip, const char *label) {
+#if WC_GPIOD_API_VERSION == 1
+    return strcmp(gpiod_chip_label(chip), label) == 0;
+#else
+    struct gpiod_chip_info *info = gpiod_chip_get_info(chip);
+    bool match = info && strcmp(gpiod_chip_info_get_label(info), label) == 0;
+    if (info) gpiod_chip_info_free(info);
+    return match;
+#endif
+}
+
+/// Opens a chip by path (/dev/gpiochip0), name (gpiochip0), number (0) or
+/// label (pinctrl-rp1). NULL with errno set on failure.
+///
+/// The same search for libgpiod v1 and v2: the path, /dev/<name>,
+/// /dev/gpiochip<number>, then every chip's label, skipping a chip this
+/// process may not open. (libgpiod 1.6's gpiod_chip_open_lookup gives up at
+/// the first chip it cannot open, so a watch whose user may open only its own
+/// chip never found it by label: seen on arm64, where the virt machine's
+/// PL061 is gpiochip0 and root's alone.)
+static inline struct gpiod_chip *wc_gpio_chip_open(const char *descr) {
     char path[288];
     struct gpiod_chip *chip = NULL;
     if (descr[0] == '/') return gpiod_chip_open(descr);
     snprintf(path, sizeof path, WC_GPIO_DEV_DIR "/%s", descr);
     chip = gpiod_chip_open(path);
     if (chip) return chip;
+    if (descr[0] >= '0' && descr[0] <= '9' && strspn(descr, "0123456789") == strlen(descr)) {
+        snprintf(path, sizeof path, WC_GPIO_DEV_DIR "/gpiochip%s", descr);
+        chip = gpiod_chip_open(path);
+        if (chip) return chip;
+    }
     DIR *dir = opendir(WC_GPIO_DEV_DIR);
     if (!dir) return NULL;
     struct dirent *entry;
@@ -66,27 +90,13 @@ static inline struct gpiod_chip *wc_gpio_v2_open_matching(const char *descr) {
         snprintf(path, sizeof path, WC_GPIO_DEV_DIR "/%s", entry->d_name);
         chip = gpiod_chip_open(path);
         if (!chip) continue;
-        struct gpiod_chip_info *info = gpiod_chip_get_info(chip);
-        bool match = info && strcmp(gpiod_chip_info_get_label(info), descr) == 0;
-        if (info) gpiod_chip_info_free(info);
-        if (match) break;
+        if (wc_gpio_chip_has_label(chip, descr)) break;
         gpiod_chip_close(chip);
         chip = NULL;
     }
     closedir(dir);
     if (!chip) errno = ENOENT;
     return chip;
-}
-#endif
-
-/// Opens a chip by path (/dev/gpiochip0), name (gpiochip0) or label (pinctrl-rp1).
-/// NULL with errno set on failure.
-static inline struct gpiod_chip *wc_gpio_chip_open(const char *descr) {
-#if WC_GPIOD_API_VERSION == 1
-    return gpiod_chip_open_lookup(descr);
-#else
-    return wc_gpio_v2_open_matching(descr);
-#endif
 }
 
 static inline void wc_gpio_chip_close(struct gpiod_chip *chip) { gpiod_chip_close(chip); }

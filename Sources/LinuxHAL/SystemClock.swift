@@ -31,7 +31,7 @@ public enum SystemClock {
     ///    kill the process for trying.
     /// 3. Else: not known to be synchronised (false).
     public static var isSynchronised: Bool {
-        if access(timesyncFlag, F_OK) == 0 { return true }
+        if timesyncFlagPath.withUnsafeBufferPointer({ access($0.baseAddress!, F_OK) }) == 0 { return true }
         guard mayAskTheKernel else { return false }
         var tx = timex()
         let state = adjtimex(&tx)
@@ -40,6 +40,10 @@ public enum SystemClock {
 
     /// systemd-timesyncd's "synchronised since boot" flag file.
     public static let timesyncFlag = "/run/systemd/timesync/synchronized"
+    /// The same path as a C string made once: the clock asks on every minute
+    /// and every notification, and Embedded Swift copies a `String` passed as
+    /// a C pointer into a new allocation each time.
+    private static let timesyncFlagPath: [CChar] = Array(timesyncFlag.utf8CString)
 
     /// No seccomp filter is loaded ("Seccomp: 0" in /proc/self/status), read once.
     static let mayAskTheKernel: Bool = {
