@@ -119,6 +119,9 @@ public final class WatchDaemon {
         // READY=1 waits until the phone link accepts phones (Bluetooth starts on the loop).
         running = true
         if phoneLinkReady { startSystemdNotifications(loop: loop) }
+        // Start-up is over: only the code the watch runs from now on stays resident.
+        let trimmed = ResidentCode.trim()
+        logger.debug("dropped \(trimmed.mappings) file mappings (\(trimmed.bytes / 1024) KiB) from the resident set")
         logger.info("press Ctrl-C to stop")
         do throws(HALError) { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
         if let failure = phoneLinkFailure { throw failure }
