@@ -18,7 +18,9 @@ The goal: 2 MiB for the Embedded daemon (the shipped one), 8 MiB for a host
 build (it carries the Swift runtime).
 
 usage: measure_rss.py path/to/wristcore [--notifications N] [--max-rss-mib M]
-  --max-rss-mib M   exit 1 when VmRSS or VmHWM is above M MiB (else only report;
+  --max-rss-mib M   exit 1 when VmRSS after the notifications is above M MiB
+  --max-hwm-mib M   exit 1 when the peak (VmHWM, start-up included) is above M MiB
+                    (else only report;
                     CI: 2, for .build-embedded/amd64/wristcore)
 
 The pieces (start_daemon, wait_ready, CountingPhone, subscribe, push) are
@@ -251,6 +253,7 @@ def main():
     ap.add_argument("wristcore")
     ap.add_argument("--notifications", type=int, default=10_000)
     ap.add_argument("--max-rss-mib", type=float, default=None)
+    ap.add_argument("--max-hwm-mib", type=float, default=None)
     args = ap.parse_args()
 
     exe = os.path.realpath(args.wristcore)
@@ -290,13 +293,15 @@ def main():
         if kb >= 16: print("  %8.2f MiB  %s" % (mib(kb), name))
     rss, hwm = mib(after["VmRSS"]), mib(after["VmHWM"])
     goal = GOAL_MIB[kind]
-    verdict = "within" if max(rss, hwm) <= goal else "ABOVE"
-    print("goal (%s build): RSS <= %d MiB: %s (VmRSS %.2f MiB, VmHWM %.2f MiB)" % (
+    verdict = "within" if rss <= goal else "ABOVE"
+    print("goal (%s build): VmRSS after the notifications <= %d MiB: %s (VmRSS %.2f MiB; peak VmHWM %.2f MiB, start-up included)" % (
         "Embedded" if kind == "embedded" else "host", goal, verdict, rss, hwm))
     if missing:
         print("FAIL: %d notifications were not fetched by the watch" % missing); return 1
-    if args.max_rss_mib is not None and max(rss, hwm) > args.max_rss_mib:
-        print("FAIL: above %g MiB" % args.max_rss_mib); return 1
+    if args.max_rss_mib is not None and rss > args.max_rss_mib:
+        print("FAIL: VmRSS above %g MiB" % args.max_rss_mib); return 1
+    if args.max_hwm_mib is not None and hwm > args.max_hwm_mib:
+        print("FAIL: VmHWM above %g MiB" % args.max_hwm_mib); return 1
     return 0
 
 
