@@ -3,13 +3,15 @@
 # (HELP_BIN: a binary of the same version that runs here, for the man page; default: the packaged one,
 # or for a cross build the native release build)
 #
-# Builds out/wristcore_<version>_<arch>.deb with Debian's tools (docs/packaging.md):
+# Builds out/wristcore_<version>_<arch>.deb and out/wristcore-fonts_<version>_all.deb (the
+# fonts, architecture-independent; wristcore depends on it) with Debian's tools (docs/packaging.md):
 #   1. the release binary with the static Swift stdlib (swift build, with a Swift
 #      SDK when ARCH is not this machine's), or WRISTCORE_BIN if given;
 #   2. the man page from the binary's --help (packaging/manpage.py: every command's --help);
 #   3. a staging tree .build-deb/<arch>/wristcore-<version>/ holding packaging/debian/
 #      plus the unit, sysusers and udev files from deploy/ (paths for /usr/bin);
-#   4. dpkg-buildpackage -b (debhelper: packaging/debian/rules), then lintian.
+#   4. dpkg-buildpackage -b (debhelper: packaging/debian/rules), then lintian on both.
+# The last lines name the packages: 'package: <wristcore .deb>', 'package-fonts: <wristcore-fonts .deb>'.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
@@ -119,7 +121,7 @@ fi
 STAGE_ROOT=$REPO/.build-deb/$ARCH
 SRC=$STAGE_ROOT/wristcore-$VERSION
 say "staging $SRC"
-rm -rf "$STAGE_ROOT"; mkdir -p "$SRC/stage/doc"
+rm -rf "$STAGE_ROOT"; mkdir -p "$SRC/stage/doc" "$SRC/stage/doc-fonts"
 cp -r packaging/debian "$SRC/debian"
 if [ -n "${WRISTCORE_SYSROOT:-}" ]; then
     # Depends for a cross build: the target packages' own shlibs lines (debian/shlibs.local),
@@ -138,7 +140,9 @@ cp Scenarios/*.scenario "$SRC/stage/Scenarios/"
 cp deploy/wristcore.environment "$SRC/stage/environment"
 cp README.md "$SRC/stage/doc/README.md"
 cp docs/boards.md docs/pairing.md docs/troubleshooting.md "$SRC/stage/doc/"
-cp Fonts/README.md "$SRC/stage/doc/fonts.md"
+# wristcore-fonts' documentation: the fonts' README and any licence files under Fonts/.
+cp Fonts/README.md "$SRC/stage/doc-fonts/README.md"
+while IFS= read -r f; do cp "$f" "$SRC/stage/doc-fonts/"; done < <(find Fonts -type f \( -iname 'licen[cs]e*' -o -iname 'copying*' -o -iname 'ofl*' \) | sort)
 # The unit from deploy/, for /usr/bin (deploy/ is for a hand install in /usr/local/bin).
 sed 's|/usr/local/bin/wristcore|/usr/bin/wristcore|g; s|^# Install: see deploy/README.md.*|# Installed by the wristcore package; choose a board with: wristcore setup --board NAME|' \
     deploy/wristcore.service >"$SRC/debian/wristcore.service"
@@ -168,23 +172,29 @@ export SOURCE_DATE_EPOCH=$EPOCH
 (cd "$SRC" && dpkg-buildpackage -b -us -uc -d --host-arch="$ARCH" >"$STAGE_ROOT/build.log" 2>&1) \
     || { tail -40 "$STAGE_ROOT/build.log"; die "dpkg-buildpackage failed (log: $STAGE_ROOT/build.log)"; }
 DEB=$STAGE_ROOT/wristcore_${VERSION}_$ARCH.deb
+DEB_FONTS=$STAGE_ROOT/wristcore-fonts_${VERSION}_all.deb
 [ -f "$DEB" ] || die "dpkg-buildpackage made no $DEB"
-mkdir -p "$OUT"; cp "$DEB" "$OUT/"
+[ -f "$DEB_FONTS" ] || die "dpkg-buildpackage made no $DEB_FONTS"
+mkdir -p "$OUT"; cp "$DEB" "$DEB_FONTS" "$OUT/"
 DEB=$OUT/$(basename "$DEB")
+DEB_FONTS=$OUT/$(basename "$DEB_FONTS")
 
-dpkg-deb --field "$DEB" Package Version Architecture Depends Installed-Size
-echo "size: $(du -k "$DEB" | cut -f1) KiB (.deb), $(dpkg-deb --field "$DEB" Installed-Size) KiB installed"
+for d in "$DEB" "$DEB_FONTS"; do
+    dpkg-deb --field "$d" Package Version Architecture Multi-Arch Depends Installed-Size
+    echo "size: $(basename "$d"): $(stat -c %s "$d") bytes, $(du -k "$d" | cut -f1) KiB (.deb), $(dpkg-deb --field "$d" Installed-Size) KiB installed"
+done
 if [ "$LINTIAN" = 1 ]; then
     if command -v lintian >/dev/null; then
-        say "lintian"
+        say "lintian (both packages)"
         set +e
-        lintian --fail-on error --display-info --show-overrides "$DEB" >"$STAGE_ROOT/lintian.txt" 2>&1; rc=$?
+        lintian --fail-on error --display-info --show-overrides "$DEB" "$DEB_FONTS" >"$STAGE_ROOT/lintian.txt" 2>&1; rc=$?
         set -e
         grep -v -E '^(N:|running with root)' "$STAGE_ROOT/lintian.txt" | grep -v '^O: .*spelling-error-in-binary' || true
-        echo "lintian: exit $rc; $(grep -c '^E:' "$STAGE_ROOT/lintian.txt") errors, $(grep -c '^W:' "$STAGE_ROOT/lintian.txt") warnings, $(grep -c '^I:' "$STAGE_ROOT/lintian.txt") info; $(grep -c '^O:' "$STAGE_ROOT/lintian.txt") overridden (packaging/debian/wristcore.lintian-overrides)"
+        echo "lintian: exit $rc; $(grep -c '^E:' "$STAGE_ROOT/lintian.txt") errors, $(grep -c '^W:' "$STAGE_ROOT/lintian.txt") warnings, $(grep -c '^I:' "$STAGE_ROOT/lintian.txt") info; $(grep -c '^O:' "$STAGE_ROOT/lintian.txt") overridden (packaging/debian/*.lintian-overrides)"
         [ "$rc" = 0 ] || die "lintian found errors ($STAGE_ROOT/lintian.txt)"
     else
         echo "lintian is not installed: sudo apt-get install lintian (skipped)"
     fi
 fi
+echo "package-fonts: $DEB_FONTS"
 echo "package: $DEB"

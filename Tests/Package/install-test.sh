@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # The Debian package, tested by installing it (docs/packaging.md):
-#   1. builds the amd64 package (make deb) unless DEB=path/to/wristcore_*.deb is given;
+#   1. builds the amd64 packages (make deb: wristcore and wristcore-fonts) unless
+#      DEB=path/to/wristcore_*.deb is given;
 #   2. makes a minimal Debian 12 root with debootstrap (cached in .build-deb/roots/,
 #      so only the first run needs the mirror), copies it to a fresh root;
-#   3. installs the .deb with apt inside the root (chroot), then checks what a user
+#   3. installs both .debs with apt inside the root (chroot), then checks what a user
 #      would: --version, doctor on a real board file (the expected FAILs on a
 #      machine without the hardware), setup, systemd-analyze verify on the unit,
-#      a simulated run, the demo, the missing-fonts error, remove (only the state
-#      directory is left) and purge (nothing is left);
+#      a simulated run, the demo, the missing-fonts error, remove of both packages
+#      (only the state directory and /etc/wristcore are left) and purge (nothing is left);
 #   4. prints 'N passed, N failed' and exits non-zero when anything failed.
 # Needs root (debootstrap, chroot, mounts). Options (environment):
-#   DEB=FILE          test this package instead of building one
+#   DEB=FILE          test this wristcore package instead of building one
+#   DEB_FONTS=FILE    its wristcore-fonts package (default: the newest
+#                     wristcore-fonts_*_all.deb in DEB's directory)
 #   KEEP_ROOT=1       keep the test root (.build-deb/test-root) for a look afterwards
 #   REFRESH_ROOT=1    rebuild the cached Debian root
 #   DEBIAN_MIRROR=URL the mirror for debootstrap (default: the first Debian bookworm
@@ -91,11 +94,25 @@ if [ -z "${DEB:-}" ]; then
     make --no-print-directory deb ARCH=$ARCH >.build-deb-make.log 2>&1 || { cat .build-deb-make.log; die "make deb failed"; }
     tail -n 25 .build-deb-make.log
     DEB=$(sed -n 's/^package: //p' .build-deb-make.log | tail -1)
+    DEB_FONTS=$(sed -n 's/^package-fonts: //p' .build-deb-make.log | tail -1)
     rm -f .build-deb-make.log
 fi
 [ -f "$DEB" ] || die "no package at '$DEB'"
 DEB=$(readlink -f "$DEB")
+# The fonts package (Architecture: all) that wristcore depends on: given, or the newest one next to DEB.
+[ -n "${DEB_FONTS:-}" ] || DEB_FONTS=$(ls -t "$(dirname "$DEB")"/wristcore-fonts_*_all.deb 2>/dev/null | head -1)
+[ -n "$DEB_FONTS" ] && [ -f "$DEB_FONTS" ] || die "no wristcore-fonts_*_all.deb next to $DEB (set DEB_FONTS=FILE)"
+DEB_FONTS=$(readlink -f "$DEB_FONTS")
 pass "package built: $(basename "$DEB") ($(du -k "$DEB" | cut -f1) KiB)"
+pass "package built: $(basename "$DEB_FONTS") ($(du -k "$DEB_FONTS" | cut -f1) KiB)"
+VERSION=$(dpkg-deb --field "$DEB" Version)
+check "wristcore depends on wristcore-fonts (= $VERSION)" grep -qF "wristcore-fonts (= $VERSION)" <<<"$(dpkg-deb --field "$DEB" Depends)"
+check "wristcore-fonts: Architecture all, Multi-Arch foreign, version $VERSION" \
+    test "$(dpkg-deb --field "$DEB_FONTS" Architecture Multi-Arch Version | tr '\n' ' ')" = "Architecture: all Multi-Arch: foreign Version: $VERSION "
+for d in "$DEB" "$DEB_FONTS"; do
+    size=$(stat -c %s "$d")
+    check "$(basename "$d") is at most 1 MB ($size bytes)" test "$size" -le 1000000
+done
 
 # ---- 2. a Debian 12 root (cached)
 if [ -n "${REFRESH_ROOT:-}" ] || [ ! -f "$STAMP" ]; then
@@ -116,8 +133,9 @@ echo "== a fresh root from the cached $SUITE root"
 rm -rf --one-file-system "$ROOT"
 cp -a "$BASE" "$ROOT" || die "copy of the cached root failed"
 mount_into "$ROOT"
-cp "$DEB" "$ROOT/tmp/"
+cp "$DEB" "$DEB_FONTS" "$ROOT/tmp/"
 PKG=/tmp/$(basename "$DEB")
+PKG_FONTS=/tmp/$(basename "$DEB_FONTS")
 snapshot() { # every path in the root except the virtual file systems, caches and logs
     (cd "$ROOT" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev -o -path ./run -o -path ./tmp \
         -o -path ./var/cache -o -path ./var/lib/apt -o -path ./var/lib/dpkg -o -path ./var/log -o -path ./var/lib/systemd/deb-systemd-helper-enabled \) -prune -o -print | sort)
@@ -131,9 +149,11 @@ new_unowned() {
 }
 
 # ---- 3. install, and what a user does next
-echo "== apt install $PKG (in the root)"
-out=$(in_root "apt-get install -y --no-install-recommends $PKG" 2>&1); rc=$?
-if [ $rc = 0 ]; then pass "apt-get install ./$(basename "$DEB")"; else fail "apt-get install ./$(basename "$DEB")" "$out"; summary; exit 1; fi
+echo "== apt install $PKG $PKG_FONTS (in the root)"
+check "wristcore alone does not install (it needs wristcore-fonts)" in_root "! apt-get install -y --no-install-recommends $PKG >/dev/null 2>&1 && ! dpkg -s wristcore >/dev/null 2>&1"
+out=$(in_root "apt-get install -y --no-install-recommends $PKG $PKG_FONTS" 2>&1); rc=$?
+name="apt-get install ./$(basename "$DEB") ./$(basename "$DEB_FONTS")"
+if [ $rc = 0 ]; then pass "$name"; else fail "$name" "$out"; summary; exit 1; fi
 echo "$out" | sed -n '/wristcore: /,$p' | sed 's/^/      > /' | head -12
 check "postinst says how to pick a board" grep -q "wristcore setup --board rpi-zero2w" <<<"$out"
 
@@ -144,7 +164,9 @@ check "the binary needs only the declared libraries (ldd: nothing 'not found')" 
 check "no Swift runtime library is needed (static stdlib)" in_root "! ldd /usr/bin/wristcore | grep -q swift"
 check "user wristcore exists (systemd-sysusers)" in_root "id wristcore | grep -q 'i2c' && id wristcore | grep -q 'gpio'"
 check "state directory /var/lib/wristcore (tmpfiles.d): wristcore, 0700" in_root "stat -c '%U %a' /var/lib/wristcore | grep -qx 'wristcore 700'"
-check "fonts in /usr/share/wristcore/Fonts" in_root "ls /usr/share/wristcore/Fonts/unifont-16.wcf"
+check "fonts in /usr/share/wristcore/Fonts, from wristcore-fonts" in_root "dpkg-query -S /usr/share/wristcore/Fonts/unifont-16.wcf | grep -qx 'wristcore-fonts: /usr/share/wristcore/Fonts/unifont-16.wcf'"
+check "the fonts' README and copyright in /usr/share/doc/wristcore-fonts" in_root "test -s /usr/share/doc/wristcore-fonts/README.md.gz && grep -q Unifont /usr/share/doc/wristcore-fonts/copyright"
+check "wristcore ships no font" in_root "! dpkg-query -L wristcore | grep -q '\\.wcf\$'"
 check "boards in /usr/share/wristcore/Boards" in_root "ls /usr/share/wristcore/Boards/rpi-zero2w.json"
 check "man page" in_root "test -s /usr/share/man/man1/wristcore.1.gz && zcat /usr/share/man/man1/wristcore.1.gz | grep -q 'setup'"
 check "udev rules installed" in_root "grep -q gpiochip /lib/udev/rules.d/60-wristcore.rules"
@@ -183,7 +205,8 @@ check "motor-off on the configured board fails cleanly without a GPIO chip" in_r
 
 # ---- 4. remove: only the state directory (and the board the user chose) stay
 echo "== apt remove"
-out=$(in_root "apt-get remove -y wristcore" 2>&1) && pass "apt-get remove wristcore" || fail "apt-get remove wristcore" "$out"
+out=$(in_root "apt-get remove -y wristcore wristcore-fonts" 2>&1) && pass "apt-get remove wristcore wristcore-fonts" || fail "apt-get remove wristcore wristcore-fonts" "$out"
+check "remove: the fonts are gone" test ! -e "$ROOT/usr/share/wristcore/Fonts"
 check "remove: the binary is gone" test ! -e "$ROOT/usr/bin/wristcore"
 check "remove: /usr/share/wristcore is gone" test ! -e "$ROOT/usr/share/wristcore"
 check "remove: the state directory stays" test -d "$ROOT/var/lib/wristcore"
@@ -193,10 +216,10 @@ expected=$'/etc/wristcore\n/etc/wristcore/board.json\n/etc/wristcore/environment
 if [ "$left" = "$expected" ]; then pass "remove: nothing else left"; else fail "remove: what is left" "$left"; fi
 
 echo "== apt purge"
-out=$(in_root "apt-get purge -y wristcore" 2>&1) && pass "apt-get purge wristcore" || fail "apt-get purge wristcore" "$out"
+out=$(in_root "apt-get purge -y wristcore wristcore-fonts" 2>&1) && pass "apt-get purge wristcore wristcore-fonts" || fail "apt-get purge wristcore wristcore-fonts" "$out"
 left=$(new_unowned)
 if [ -z "$left" ]; then pass "purge: nothing left"; else fail "purge: left behind" "$left"; fi
-check "purge: dpkg has forgotten the package" in_root "! dpkg -s wristcore >/dev/null 2>&1"
+check "purge: dpkg has forgotten both packages" in_root "! dpkg -s wristcore >/dev/null 2>&1 && ! dpkg -s wristcore-fonts >/dev/null 2>&1"
 rm -f "$ROOT.before"
 
 echo "== $(( $(date +%s) - t0 )) s"
