@@ -114,9 +114,16 @@ gpiod-v2-check:
 
 # The real-kernel tests: one VM (qemu + Debian's 6.1 kernel via virtme-ng) with
 # btvirt Bluetooth controllers, i2c-stub and gpio-sim; see docs/testing-vm.md.
-.PHONY: vm-test
+.PHONY: vm-test vm-test-arm64
 vm-test:
 	.ci/vm-test
+
+# The same real-kernel tests in a qemu-system-aarch64 VM with Debian's arm64
+# kernel and userland, against the Embedded arm64 daemon (Tests/VM/arm64).
+vm-test-arm64:
+	Scripts/build-embedded.sh --arch arm64
+	Scripts/build-embedded.sh --arch arm64 --product wristcore-vm-phone
+	Tests/VM/arm64/run-arm64.sh $(CURDIR)/.build-embedded/arm64/wristcore $(CURDIR)/.build-embedded/arm64/wristcore-vm-phone
 
 # The Debian package: out/wristcore_<version>_<arch>.deb, built with debhelper
 # from packaging/debian/ and checked with lintian (docs/packaging.md). ARCH is
