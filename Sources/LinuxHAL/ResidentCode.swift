@@ -16,7 +16,10 @@ import HAL
 ///
 /// Only mappings that hold nothing but file pages are touched: a mapping
 /// with private copies (relocated data, written pages: `Anonymous` above 0
-/// in /proc/self/smaps) or a writable one would lose its contents.
+/// in /proc/self/smaps) or a writable one would lose its contents. And only
+/// mappings the kernel says are resident (`Rss` above 0): qemu-user's
+/// emulated smaps reports 0 for both, while it may hold a guest's code in
+/// anonymous memory (a 32-bit ARM daemon lost its code that way).
 public enum ResidentCode {
     /// What `trim()` did, for the log.
     public struct Report: Equatable, Sendable {
@@ -49,12 +52,13 @@ public enum ResidentCode {
         var end: UInt
     }
 
-    /// The read-only, private, file-backed mappings with no private copies
-    /// of pages, from the text of /proc/self/smaps. Pure: tested with
+    /// The read-only, private, file-backed, resident mappings with no private
+    /// copies of pages, from the text of /proc/self/smaps. Pure: tested with
     /// sample text.
     static func fileMappings(_ smaps: [UInt8]) -> [Mapping] {
         var result: [Mapping] = []
         var candidate: Mapping?
+        var resident = false
         var lineStart = 0
         for i in 0...smaps.count {
             guard i == smaps.count || smaps[i] == UInt8(ascii: "\n") else { continue }
@@ -62,9 +66,12 @@ public enum ResidentCode {
             lineStart = i + 1
             if let header = parseHeader(line) {
                 candidate = header
+                resident = false
+            } else if candidate != nil, let rss = field(line, "Rss:") {
+                resident = rss > 0
             } else if let c = candidate, let anonymous = field(line, "Anonymous:") {
-                // The header's mapping qualifies only without private copies.
-                if anonymous == 0 { result.append(c) }
+                // The header's mapping qualifies only when resident, without private copies.
+                if anonymous == 0 && resident { result.append(c) }
                 candidate = nil
             }
         }
