@@ -30,9 +30,22 @@ public enum ResidentCode {
     /// /proc/self/smaps is a few tens of KiB; anything larger is not read.
     static let smapsLimit = 1 << 20
 
+    /// Where the trim has been tried on a real kernel: x86_64 and arm64. A
+    /// 32-bit ARM daemon under qemu-arm lost code and data with it (qemu-user
+    /// holds a 32-bit guest's memory its own way and emulates smaps), and no
+    /// armhf board has run it yet, so 32-bit builds keep every page.
+    public static var isSupported: Bool {
+        #if _pointerBitWidth(_64)
+        return true
+        #else
+        return false
+        #endif
+    }
+
     @discardableResult
     public static func trim() -> Report {
         var report = Report()
+        guard isSupported else { return report }
         guard let smaps = try? FileBytes.read("/proc/self/smaps"), smaps.count <= smapsLimit else { return report }
         for mapping in fileMappings(smaps) {
             guard let base = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
