@@ -161,7 +161,7 @@ compile() {
     local files; files=$(find "$dir" -name '*.swift' | sort)
     local obj="$OUT/obj/$name.o"
     # Rebuild only when a source or an imported module is newer than the object.
-    if [ -f "$obj" ] && [ -z "$(find "$dir" Sources/C*/shim.h Sources/C*/module.modulemap "$OUT/modules" -newer "$obj" -print -quit 2>/dev/null)" ]; then
+    if [ -f "$obj" ] && [ -z "$(find "$dir" "$OUT/modules" -name "*.swift*" -newer "$obj" -print -quit 2>/dev/null)$(find Sources/C*/shim.h Sources/C*/module.modulemap -newer "$obj" -print -quit 2>/dev/null)" ]; then
         return 0
     fi
     say "swiftc $m ($ARCH, Embedded)"
@@ -172,6 +172,7 @@ compile() {
         die "$m does not compile in Embedded mode for $ARCH (full log: $OUT/obj/$name.log)"
     fi
     mv "$obj.tmp" "$obj"
+    touch "$obj"  # after its .swiftmodule, which swiftc may write last
 }
 for m in "${MODULES[@]}"; do compile "$m"; done
 if [ "$PRODUCT" = modules ] && [ -z "${EMBEDDED_MODULES:-}" ]; then
@@ -197,7 +198,7 @@ runtime_objs=()
 # The few hooks the Embedded stdlib expects from the platform (Sources/EmbeddedRuntime).
 for c in Sources/EmbeddedRuntime/*.c; do
     o="$OUT/obj/runtime-$(basename "$c" .c).o"
-    "$CC" -O2 -fPIC -ffunction-sections -fdata-sections -Wall -Werror -c "$c" -o "$o"
+    [ -f "$o" ] && [ "$o" -nt "$c" ] || "$CC" -O2 -fPIC -ffunction-sections -fdata-sections -Wall -Werror -c "$c" -o "$o"
     runtime_objs+=("$o")
 done
 ORDER=$REPO/Scripts/wristcore-embedded.order
@@ -205,6 +206,11 @@ link() { # link PRODUCT MODULE...
     local product=$1; shift
     local objs=() m
     for m in "$@"; do objs+=("$OUT/obj/${m//-/_}.o"); done
+    # Up to date: no object, order file or link recipe newer than the binary.
+    if [ -f "$OUT/$product" ] && [ -z "$(find "${objs[@]}" "${runtime_objs[@]}" "$0" ${ORDER:+"$ORDER"} -newer "$OUT/$product" -print -quit 2>/dev/null)" ]; then
+        say "$product is up to date"
+        return 0
+    fi
     local cmd=("$CC" -o "$OUT/$product.tmp" "${objs[@]}" "${runtime_objs[@]}" -pie -Wl,--gc-sections -Wl,-z,relro -Wl,-z,now -Wl,--as-needed)
     # lld (the Swift toolchain's) for the bitcode: link-time optimisation, identical
     # code folded; relative relocations packed (DT_RELR, glibc 2.36): 36 KB less on arm64.
