@@ -46,7 +46,8 @@ public enum ResidentCode {
     public static func trim() -> Report {
         var report = Report()
         guard isSupported else { return report }
-        guard let smaps = try? FileBytes.read("/proc/self/smaps"), smaps.count <= smapsLimit else { return report }
+        // The project's bounded reader: a regular file, stopped past the limit.
+        guard let smaps = try? AtomicFile.read("/proc/self/smaps", limit: smapsLimit) else { return report }
         for mapping in fileMappings(smaps) {
             guard let base = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
             let length = Int(mapping.end - mapping.start)
