@@ -14,7 +14,7 @@
 #   DEB=FILE          test this wristcore package instead of building one
 #   DEB_FONTS=FILE    its wristcore-fonts package (default: the newest
 #                     wristcore-fonts_*_all.deb in DEB's directory)
-#   KEEP_ROOT=1       keep the test root (.build-deb/test-root) for a look afterwards
+#   KEEP_ROOT=1       keep the test root (.build-deb/test-root-ARCH) for a look afterwards
 #   REFRESH_ROOT=1    rebuild the cached Debian root
 #   DEBIAN_MIRROR=URL the mirror for debootstrap (default: the first Debian bookworm
 #                     mirror in this machine's apt sources)
@@ -30,7 +30,7 @@ ARCH=${PACKAGE_ARCH:-amd64}
 CACHE=$REPO/.build-deb/roots
 BASE=$CACHE/$SUITE-$ARCH
 STAMP=$BASE/.wristcore-base-v1
-ROOT=$REPO/.build-deb/test-root
+ROOT=$REPO/.build-deb/test-root-$ARCH   # one per architecture: CI tests two at once
 
 passed=0; failed=0; failures=()
 pass() { passed=$((passed + 1)); echo "ok    $1"; }
