@@ -16,16 +16,29 @@ public struct BoardProblem: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Every problem found in a board file (never just the first).
+/// Every problem found in a board file (never just the first), reported
+/// as at most `reportedProblems` lines and then a count: a file of a
+/// hundred thousand bad rules must not flood the journal.
 public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
     public var problems: [BoardProblem]
-    public var description: String { problems.map { $0.description }.joined(separator: "\n") }
+    /// Problems found past the ones kept (counted only).
+    public var uncounted = 0
+    public static let reportedProblems = 20
+    public var description: String {
+        let shown = problems.prefix(Self.reportedProblems).map { $0.description }
+        let more = problems.count - shown.count + uncounted
+        return (shown + (more > 0 ? ["... and \(more) more problem(s) (fix these first)"] : [])).joined(separator: "\n")
+    }
 }
 
 /// Reads and validates board files (docs/boards.md describes the format).
 public enum BoardLoader {
     /// The name that selects the simulated board.
     public static let simulatedBoardName = "sim"
+
+    /// The most a board file may hold (docs/boards.md): the shipped ones
+    /// are under 6 KB with their comments.
+    public static let maxFileBytes = 64 * 1024
 
     /// Reads a whole file: its bytes, nil when there is no such file; throws
     /// when it exists but cannot be read. BoardConfig reads no files itself:
@@ -83,7 +96,9 @@ public enum BoardLoader {
         var v = BoardValidator(file: file)
         let board = v.board(root)
         if !v.problems.isEmpty || board == nil {
-            throw BoardError(problems: v.problems.isEmpty ? [BoardProblem(file: file, line: 1, field: "board", message: "invalid")] : v.problems)
+            throw BoardError(
+                problems: v.problems.isEmpty ? [BoardProblem(file: file, line: 1, field: "board", message: "invalid")] : v.problems,
+                uncounted: v.uncountedProblems)
         }
         return board!
     }
@@ -104,7 +119,16 @@ struct BoardValidator {
     let file: String
     var problems: [BoardProblem] = []
 
+    /// Problems past this many are counted, not kept (the report shows
+    /// `BoardError.reportedProblems` of them anyway).
+    static let keptProblems = 1000
+    var uncountedProblems = 0
+
     mutating func problem(_ line: Int, _ field: String, _ message: String) {
+        guard problems.count < Self.keptProblems else {
+            uncountedProblems += 1
+            return
+        }
         problems.append(BoardProblem(file: file, line: line, field: field, message: message))
     }
 
@@ -189,7 +213,7 @@ struct BoardValidator {
 
     static func show(_ v: ConfigJSON) -> String {
         switch v {
-        case .number(_, let t, _): t
+        case .number(_, let t, _): BoardText.escaped(t)
         case .string(let s, _): BoardText.quoted(s)
         default: v.kindName
         }

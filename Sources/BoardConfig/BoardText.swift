@@ -7,11 +7,21 @@ import HAL
 public enum BoardText {
     /// `s` with `"`, `\`, `\n`, `\r`, `\t` and every other C0, DEL or C1
     /// control escaped JSON-style (`\u001b`, `\u0000`).
+    /// Cut after `maxEchoed` characters ("..." marks the cut): a 20 MB app
+    /// id in a settings file is a problem line, not a 41 MB one.
     public static func escaped(_ s: String) -> String {
         var out = ""
-        for scalar in s.unicodeScalars { append(scalar, to: &out, quote: true) }
+        var count = 0
+        for scalar in s.unicodeScalars {
+            if count == maxEchoed { out += "..."; break }
+            append(scalar, to: &out, quote: true)
+            count += 1
+        }
         return out
     }
+
+    /// How many characters of a value a problem line echoes.
+    public static let maxEchoed = 48
 
     /// `"value"`, escaped.
     public static func quoted(_ s: String) -> String { "\"" + escaped(s) + "\"" }

@@ -7,6 +7,11 @@ import Haptics
 public struct UserSettings: Equatable, Sendable {
     /// The file's name inside the state directory.
     public static let fileName = "settings.json"
+    /// The most the file may hold (docs/settings.md): 64 app rules with
+    /// comments fit many times over.
+    public static let maxFileBytes = 64 * 1024
+    /// The most patterns of the wearer's own (apps: `AppRules.capacity`).
+    public static let maxPatterns = 32
 
     /// The wearer's own patterns, by name.
     public var patterns: [VibrationPattern] = []

@@ -31,7 +31,7 @@ public enum UserSettingsLoader {
         }
         var v = UserSettingsValidator(v: BoardValidator(file: file), motorCap: motorCap)
         var settings = v.settings(root)
-        guard v.v.problems.isEmpty else { throw BoardError(problems: v.v.problems) }
+        guard v.v.problems.isEmpty else { throw BoardError(problems: v.v.problems, uncounted: v.v.uncountedProblems) }
         settings.source = file
         return settings
     }
@@ -69,6 +69,10 @@ struct UserSettingsValidator {
         }
         var result: [VibrationPattern] = []
         var seen: Set<String> = []
+        if list.count > UserSettings.maxPatterns {
+            v.problem(list[UserSettings.maxPatterns].line, "patterns", "\(list.count) patterns; allowed: at most \(UserSettings.maxPatterns)")
+            return []
+        }
         for member in list {
             let name = member.key
             let path = "patterns.\(BoardText.escaped(name))"
@@ -126,6 +130,7 @@ struct UserSettingsValidator {
             return rules
         }
         var seen: Set<String> = []
+        var extra = 0, firstExtraLine = 0
         let patternNames = patterns.map { $0.name } + Self.reservedPatternNames
         for member in list {
             let id = member.key
@@ -159,10 +164,14 @@ struct UserSettingsValidator {
                 continue
             }
             if rules.count == AppRules.capacity {
-                v.problem(member.line, path, "too many apps; allowed: at most \(AppRules.capacity)")
+                extra += 1
+                if extra == 1 { firstExtraLine = member.line }
                 continue
             }
             rules.add(id, rule)
+        }
+        if extra > 0 {
+            v.problem(firstExtraLine, "apps", "\(AppRules.capacity + extra) apps; allowed: at most \(AppRules.capacity)")
         }
         return rules
     }

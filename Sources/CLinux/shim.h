@@ -53,6 +53,9 @@ static inline int wc_open(const char *path, int flags, mode_t mode) { return ope
 static inline int wc_openat(int dirfd, const char *path, int flags, mode_t mode) { return openat(dirfd, path, flags, mode); }
 /// fcntl(2) without an argument (F_GETFL, F_GETFD) and with an int one (F_SETFL, F_SETFD, F_DUPFD_CLOEXEC).
 static inline int wc_fcntl(int fd, int cmd) { return fcntl(fd, cmd); }
+// memfd_create(2) without depending on _GNU_SOURCE (its declaration needs it).
+#include <sys/syscall.h>
+static inline int wc_memfd_create(const char *name, unsigned int flags) { return (int)syscall(SYS_memfd_create, name, flags); }
 static inline int wc_fcntl_int(int fd, int cmd, int arg) { return fcntl(fd, cmd, arg); }
 /// ioctl(2) with a pointer argument; the request is unsigned long, as glibc declares it.
 static inline int wc_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }

@@ -2,8 +2,11 @@
 public enum LineReadResult: Equatable, Sendable {
     /// The complete lines that arrived (without the newline, a trailing CR removed); may be empty.
     case lines([String])
-    /// The peer closed the connection, it failed, or a line was too long.
+    /// The peer closed the connection, or it failed.
     case closed
+    /// A line longer than the limit (in bytes, without its newline) came or
+    /// was coming: the connection is of no further use and is closed.
+    case lineTooLong(limit: Int)
 }
 
 /// A connected byte stream carrying a line protocol (the harness endpoint).

@@ -49,17 +49,28 @@ public enum ProcessSignals {
         }
     }
 
+    /// Blocks every terminating signal for the rest of the process's life:
+    /// the daemon does this first thing, then reads them from its loop's
+    /// signalfd. One that arrives before the loop exists (start-up), while
+    /// it shuts down, or between the old and the new image of a restart
+    /// stays pending until the loop reads it: a second SIGHUP within
+    /// milliseconds of the first can no longer kill the watch, and a burst
+    /// of them coalesces (a pending signal is pending once).
+    public static func blockTerminating() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in terminating { sigaddset(&set, s) }
+        _ = pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
     /// Replaces the process image with a fresh copy of this executable and
     /// the same arguments (same PID, so systemd keeps tracking it). Call it
     /// only after every device was released: descriptors are close-on-exec,
     /// but a line still requested would be busy for the new image. The
-    /// signal mask is restored to empty first (a blocked SIGTERM would
-    /// otherwise stay blocked in the new image until it sets up its loop).
+    /// signal mask is kept (`blockTerminating`): a signal that arrives
+    /// during the exec waits, pending, for the new image's loop.
     /// Returns only when exec failed.
     public static func restartInPlace(arguments: [String]) -> HALError {
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        _ = pthread_sigmask(SIG_SETMASK, &empty, nil)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
         execv("/proc/self/exe", &argv)

@@ -8,6 +8,7 @@ import HAL
 public struct SignalFD: ~Copyable {
     private let fd: FileDescriptor
     private let previousMask: sigset_t
+    private let watched: sigset_t
     public var rawValue: Int32 { fd.rawValue }
 
     public init(signals: [Int32]) throws(HALError) {
@@ -25,6 +26,7 @@ public struct SignalFD: ~Copyable {
         }
         fd = FileDescriptor(adopting: raw)
         previousMask = old
+        watched = set
     }
 
     /// The next pending signal number, or nil when none is pending.
@@ -35,10 +37,24 @@ public struct SignalFD: ~Copyable {
     }
 
     deinit {
-        // Consume anything still pending, or restoring the mask would deliver it
-        // with its default action (terminating the process).
-        while next() != nil {}
+        // Signals that were blocked before stay blocked and pending: the
+        // daemon blocks them for its whole life, so one arriving during a
+        // restart reaches the next image (execv keeps the mask and what is
+        // pending). The ones this blocked are consumed first, or restoring
+        // the mask would deliver them with their default action.
+        var unblocking = sigset_t()
+        sigemptyset(&unblocking)
         var old = previousMask
+        var watchedSet = watched
+        var any = false
+        for s in 1..<Int32(65) where sigismember(&watchedSet, s) == 1 && sigismember(&old, s) == 0 {
+            sigaddset(&unblocking, s)
+            any = true
+        }
+        if any {
+            var none = timespec(tv_sec: 0, tv_nsec: 0)
+            while sigtimedwait(&unblocking, nil, &none) > 0 {}
+        }
         _ = pthread_sigmask(SIG_SETMASK, &old, nil)
     }
 }

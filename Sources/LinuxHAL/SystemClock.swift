@@ -38,6 +38,31 @@ public enum SystemClock {
         return state >= 0 && state != TIME_ERROR && tx.status & STA_UNSYNC == 0
     }
 
+    /// `isSynchronised`, asked at most once every `recheckInterval`: the
+    /// watch reads it on every minute tick and every notification, and the
+    /// answer changes only when an NTP client first synchronises or someone
+    /// sets the clock (`clockWasSet()` asks again at once). No system call
+    /// in between, and none allocates.
+    public static var isSynchronisedRecently: Bool {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let now = Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
+        if synchronisedAskedAt == nil || now &- synchronisedAskedAt! >= recheckInterval {
+            synchronisedAnswer = isSynchronised
+            synchronisedAskedAt = now
+        }
+        return synchronisedAnswer
+    }
+
+    /// Makes the next `isSynchronisedRecently` ask the system: the clock was
+    /// set (a wall-clock timer's ECANCELED).
+    public static func clockWasSet() { synchronisedAskedAt = nil }
+
+    /// Nanoseconds between two real answers (three minutes).
+    public static let recheckInterval: Int64 = 180_000_000_000
+    nonisolated(unsafe) private static var synchronisedAnswer = false
+    nonisolated(unsafe) private static var synchronisedAskedAt: Int64?
+
     /// systemd-timesyncd's "synchronised since boot" flag file.
     public static let timesyncFlag = "/run/systemd/timesync/synchronized"
     /// The same path as a C string made once: the clock asks on every minute
@@ -47,7 +72,7 @@ public enum SystemClock {
 
     /// No seccomp filter is loaded ("Seccomp: 0" in /proc/self/status), read once.
     static let mayAskTheKernel: Bool = {
-        guard let bytes = try? FileBytes.readIfPresent("/proc/self/status") else { return false }
+        guard let bytes = try? FileBytes.readIfPresent("/proc/self/status", limit: 64 * 1024) else { return false }
         let text = String(decoding: bytes, as: UTF8.self)
         for line in text.split(separator: "\n") where line.hasPrefix("Seccomp:") {
             return line.dropFirst("Seccomp:".count).drop(while: { $0 == " " || $0 == "\t" }) == "0"

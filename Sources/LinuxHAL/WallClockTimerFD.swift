@@ -45,7 +45,10 @@ public final class WallClockTimerFD {
             let n = CLinux.read(fd.rawValue, &count, 8)
             if n == 8 { return count > 0 ? .expired : .notReady }
             if n < 0 && wc_errno() == EINTR { continue }
-            if n < 0 && wc_errno() == ECANCELED { return .clockChanged }
+            if n < 0 && wc_errno() == ECANCELED {
+                SystemClock.clockWasSet()  // whether it is synchronised may have changed too
+                return .clockChanged
+            }
             return .notReady
         }
     }

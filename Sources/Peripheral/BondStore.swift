@@ -94,7 +94,10 @@ public final class BondStore {
         case .failure(let reason):
             contents = Contents()
             if readOnly { return .corrupt(reason: reason.message, keptAs: nil) }
-            return .corrupt(reason: reason.message, keptAs: try keepAside())
+            // Kept aside when it can be; when it cannot (a read-only
+            // directory), the store still starts empty and the next save
+            // replaces the damaged file.
+            return .corrupt(reason: reason.message, keptAs: try? keepAside())
         }
     }
 
@@ -104,9 +107,18 @@ public final class BondStore {
     /// Moves the damaged file to `bonds.corrupt.1`, shifting the older
     /// copies up and dropping the one beyond `keptCorruptCopies`; never
     /// overwrites a copy it keeps.
+    /// Something that cannot be removed or moved (a directory at
+    /// `bonds.corrupt.10`) is stepped around: the shift stops below it.
     private func keepAside() throws(HALError) -> String {
-        try files.remove(corruptCopy(Self.keptCorruptCopies))
-        for n in stride(from: Self.keptCorruptCopies - 1, through: 1, by: -1) where files.exists(corruptCopy(n)) {
+        // The first free place from 1 up; else the oldest copy goes.
+        var free = (1...Self.keptCorruptCopies).first { !files.exists(corruptCopy($0)) }
+        if free == nil {
+            for n in stride(from: Self.keptCorruptCopies, through: 1, by: -1) {
+                if (try? files.remove(corruptCopy(n))) != nil, !files.exists(corruptCopy(n)) { free = n; break }
+            }
+        }
+        guard let free else { throw HALError(operation: "keep \(path) aside", errno: 0, reason: "no \(path).corrupt.N can be replaced") }
+        for n in stride(from: free - 1, through: 1, by: -1) {
             try files.moveAside(corruptCopy(n), to: corruptCopy(n + 1))
         }
         try files.moveAside(path, to: corruptCopy(1))

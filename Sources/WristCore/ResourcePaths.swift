@@ -122,6 +122,37 @@ public enum ResourcePaths {
         }
     }
 
+    /// `loadBoard(argument:)` with the bytes it validated (nil for the
+    /// built-in simulated board): what a SIGHUP checks and hands over.
+    public static func loadCheckedBoard(argument: String) throws(BoardError) -> (board: Board, bytes: [UInt8]?) {
+        switch locateBoard(argument) {
+        case .simulator: return try BoardLoader.loadChecked(argument: argument)
+        case .file(let path): return try BoardLoader.loadChecked(argument: path)
+        case .notFound(let argument, _): throw boardMissing(argument)
+        }
+    }
+
+    /// `loadBoard(argument:)` in the image a SIGHUP started: the bytes the
+    /// previous image checked (`RestartHandoff`), so a board file changed
+    /// or broken in between waits for the next SIGHUP; the file itself on
+    /// a first start.
+    public static func loadBoardAfterRestart(argument: String) throws(BoardError) -> Board {
+        switch RestartHandoff.take(RestartHandoff.boardVariable, limit: BoardLoader.maxFileBytes) {
+        case .bytes(let bytes):
+            let file: String
+            switch locateBoard(argument) {
+            case .simulator: file = BoardLoader.simulatedBoardFile
+            case .file(let path): file = path
+            case .notFound: file = argument
+            }
+            return try BoardLoader.parse(bytes, file: file)
+        case .absent where argument == BoardLoader.simulatedBoardName:
+            return BoardLoader.builtInSimulated
+        case .absent, .nothing:
+            return try loadBoard(argument: argument)
+        }
+    }
+
     /// The shipped boards: (name without .json, path), the first directory holding a name wins.
     public static func shippedBoards(searchPath: [String]? = nil) -> [(name: String, path: String)] {
         var found: [(name: String, path: String)] = []

@@ -18,18 +18,18 @@ enum SettingsFile {
         stateDirectory + "/" + UserSettings.fileName
     }
 
-    /// The settings file in `stateDirectory`, `defaults` without one.
-    /// A file that exists but cannot be read (permissions) is reported
-    /// through `unreadable` and counts as absent; a file with problems throws.
-    static func load(stateDirectory: String, unreadable: (String, HALError) -> Void) throws(BoardError) -> UserSettings {
-        let path = settingsPath(stateDirectory: stateDirectory)
-        let bytes: [UInt8]?
-        do { bytes = try FileBytes.readIfPresent(path) } catch {
-            unreadable(path, error)
-            return .defaults
-        }
+    /// The settings file's bytes, nil when there is none: read once,
+    /// bounded (`UserSettings.maxFileBytes`), a regular file only, with the
+    /// state directory's owner and mode rule. Throws when it exists but
+    /// cannot be used that way.
+    static func read(stateDirectory: String) throws(HALError) -> [UInt8]? {
+        try FileBytes.readGuardedIfPresent(settingsPath(stateDirectory: stateDirectory), limit: UserSettings.maxFileBytes)
+    }
+
+    /// The settings in `bytes` (nil: no file, the defaults).
+    static func parse(_ bytes: [UInt8]?, stateDirectory: String) throws(BoardError) -> UserSettings {
         guard let bytes else { return .defaults }
-        return try UserSettingsLoader.parse(bytes, file: path, motorCap: motorCap)
+        return try UserSettingsLoader.parse(bytes, file: settingsPath(stateDirectory: stateDirectory), motorCap: motorCap)
     }
 
     // MARK: - Do Not Disturb across restarts
@@ -58,6 +58,9 @@ enum SettingsFile {
         }
     }
 
+    /// The latest `untilUnixSeconds` read (2100-01-01).
+    static let latestDeadline: Int64 = 4_102_444_800
+
     /// The kept state, or nil when the bytes are not one (a damaged file: off).
     static func decode(_ bytes: [UInt8]) -> Kept? {
         guard let text = String(validating: bytes, as: UTF8.self),
@@ -68,7 +71,8 @@ enum SettingsFile {
         for m in members {
             switch (m.key, m.value) {
             case ("doNotDisturb", .string(let s, _)): mode = s
-            case ("untilUnixSeconds", .number(let x, _, _)) where x.rounded() == x && abs(x) < 1e15: seconds = Int64(x)
+            // 1970 to 2100: nothing outside can be a deadline, and no product wraps.
+            case ("untilUnixSeconds", .number(let x, _, _)) where x.rounded() == x && x >= 0 && x <= Double(latestDeadline): seconds = Int64(x)
             default: return nil
             }
         }
@@ -83,12 +87,22 @@ enum SettingsFile {
 extension WatchDaemon {
     /// The settings file at start-up: problems stop the daemon, listed like
     /// a board file's (a SIGHUP checks the file first, so a running watch
-    /// never stops over one).
+    /// never stops over one). After a restart in place it is the bytes the
+    /// previous image checked (`RestartHandoff`), not the file again: a
+    /// file replaced in the meantime waits for the next SIGHUP.
     func loadUserSettings() throws(WristCoreFailure) -> UserSettings {
-        do throws(BoardError) {
-            let settings = try SettingsFile.load(stateDirectory: stateDirectory) { [logger] path, error in
-                logger.warning("cannot read \(path): \(error.reason); running with the default settings")
+        let path = SettingsFile.settingsPath(stateDirectory: stateDirectory)
+        var bytes: [UInt8]?
+        switch RestartHandoff.take(RestartHandoff.settingsVariable, limit: UserSettings.maxFileBytes) {
+        case .bytes(let handed): bytes = handed
+        case .absent: bytes = nil
+        case .nothing:
+            do throws(HALError) { bytes = try SettingsFile.read(stateDirectory: stateDirectory) } catch {
+                logger.warning("cannot use \(path): \(error.reason); running with the default settings")
             }
+        }
+        do throws(BoardError) {
+            let settings = try SettingsFile.parse(bytes, stateDirectory: stateDirectory)
             if settings.source != UserSettings.defaults.source {
                 logger.info("settings from \(settings.source): \(settings.apps.count) app rule(s), \(settings.patterns.count) pattern(s)")
             }
@@ -110,7 +124,13 @@ extension WatchDaemon {
                 case .untilTurnedOff?:
                     model.restoreDoNotDisturb(remaining: nil, now: loop.now)
                 case .until(let end)?:
-                    model.restoreDoNotDisturb(remaining: end.duration(since: loop.wallClockNow), now: loop.now)
+                    let remaining = end.duration(since: loop.wallClockNow)
+                    // "For 1 hour" cannot have more left (a few minutes' slack for clock adjustments).
+                    if remaining > WatchModel.doNotDisturbTimedDuration + .seconds(300) {
+                        logger.warning("\(path): a deadline \(remaining.components.seconds) s ahead, longer than Do Not Disturb lasts; Do Not Disturb is off")
+                    } else {
+                        model.restoreDoNotDisturb(remaining: remaining, now: loop.now)
+                    }
                 case nil:
                     logger.warning("\(path): not a Do Not Disturb state; Do Not Disturb is off")
                 }
@@ -140,18 +160,46 @@ extension WatchDaemon {
         }
     }
 
-    /// SIGHUP restarts in place and reads the settings file again: a broken
-    /// one is reported line by line and the daemon keeps running with the
-    /// settings it has. True when the restart may go ahead.
-    func settingsAllowRestart() -> Bool {
+    /// SIGHUP restarts in place and reads the board and settings files
+    /// again, so both are checked first: a file with problems, one that
+    /// cannot be read (permissions, a directory, a FIFO, a dangling
+    /// symlink, too large) or a board file that is gone is reported line by
+    /// line and the daemon keeps running as it is. True when the restart
+    /// may go ahead; the checked bytes are then in `checkedForRestart`, for
+    /// the new image.
+    func reloadAllowed() -> Bool {
+        var checked = CheckedFiles()
+        if let argument = options.boardArgument {
+            do throws(BoardError) {
+                checked.board = try ResourcePaths.loadCheckedBoard(argument: argument).bytes
+            } catch {
+                for p in error.description.split(separator: "\n") { logger.error("\(p)") }
+                logger.error("SIGHUP: the board file \(argument) cannot be used: not restarting, still running on the current board")
+                return false
+            }
+        }
         let path = SettingsFile.settingsPath(stateDirectory: stateDirectory)
-        do {
-            _ = try SettingsFile.load(stateDirectory: stateDirectory) { _, _ in }
-            return true
+        do throws(HALError) {
+            checked.settings = try SettingsFile.read(stateDirectory: stateDirectory)
         } catch {
-            for p in error.problems { logger.error("\(p)") }
-            logger.error("SIGHUP: \(path) has \(error.problems.count) problem(s): not restarting, keeping the current settings")
+            logger.error("SIGHUP: cannot use \(path): \(error.reason): not restarting, keeping the current settings")
             return false
         }
+        do throws(BoardError) {
+            _ = try SettingsFile.parse(checked.settings, stateDirectory: stateDirectory)
+        } catch {
+            for p in error.description.split(separator: "\n") { logger.error("\(p)") }
+            logger.error("SIGHUP: \(path) has \(error.problems.count + error.uncounted) problem(s): not restarting, keeping the current settings")
+            return false
+        }
+        checkedForRestart = checked
+        return true
     }
+}
+
+/// The board and settings files as a SIGHUP checked them, handed to the
+/// restarted image (nil: no such file).
+public struct CheckedFiles {
+    public var board: [UInt8]?
+    public var settings: [UInt8]?
 }

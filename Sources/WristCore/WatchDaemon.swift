@@ -37,12 +37,15 @@ public final class WatchDaemon {
         /// The system clock is LinuxHAL's local time while it is synchronised,
         /// else unknown (demo and tests pin it).
         public var settings = WatchSettings(systemClock: {
-            SystemClock.isSynchronised ? WallClockTime(LocalClock.now()) : nil
+            SystemClock.isSynchronisedRecently ? WallClockTime(LocalClock.now()) : nil
         })
         /// Use `settings`' display power timings instead of the board file's.
         public var keepPowerSettings = false
         /// Where bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore).
         public var stateDirectory: String?
+        /// The `--board` argument, checked again before a SIGHUP restarts
+        /// (nil: not checked, as in tests that pass a `Board`).
+        public var boardArgument: String?
         /// sd_notify's socket and the watchdog timeout (tests); by default
         /// `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`, as systemd sets them.
         public var systemdNotify: (socket: String, watchdogTimeout: Duration?)?
@@ -93,7 +96,7 @@ public final class WatchDaemon {
         let loop = try Self.makeLoop()
         // SIGHUP re-reads the settings file: a broken one keeps the daemon running.
         loop.shutdownSignalFilter = { [lifetime, unowned(unsafe) self] sig in
-            sig != ProcessSignals.restart || lifetime.isOver || self.settingsAllowRestart()
+            sig != ProcessSignals.restart || lifetime.isOver || self.reloadAllowed()
         }
         try run(on: loop)
         if let sig = loop.receivedSignal {
@@ -106,6 +109,8 @@ public final class WatchDaemon {
     /// restart in place (the caller re-executes the binary: the board file is
     /// read again and the devices reopened, under the same PID).
     public private(set) var restartRequested = false
+    /// After a SIGHUP: the board and settings files as checked, for the new image.
+    public internal(set) var checkedForRestart = CheckedFiles()
 
     /// The wearer's settings file (docs/settings.md), read at start.
     public private(set) var userSettings = UserSettings.defaults

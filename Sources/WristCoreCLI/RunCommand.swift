@@ -71,9 +71,14 @@ struct RunCommand: WristcoreCommand {
     }
 
     func run() throws(WristCoreFailure) {
+        // First thing: a signal from now on waits for the loop (or, during a
+        // restart, for the next image's loop) instead of killing the process.
+        ProcessSignals.blockTerminating()
         global.bootstrapLogging()
-        let loaded = try loadBoardArgument(board)
+        let loaded: Board
+        do throws(BoardError) { loaded = try ResourcePaths.loadBoardAfterRestart(argument: board) } catch { throw error.commandFailure }
         var options = WatchDaemon.Options()
+        options.boardArgument = board
         options.duration = duration.map { .milliseconds(Int64($0 * 1000)) }
         options.phoneEndpoint = phone
         options.harnessEndpoint = harness
@@ -83,6 +88,19 @@ struct RunCommand: WristcoreCommand {
         try daemon.run()
         if daemon.restartRequested {
             // Everything is released by now (motor off, lines and sockets closed).
+            // The new image gets the files exactly as the SIGHUP checked them.
+            do throws(HALError) {
+                try RestartHandoff.hand(daemon.checkedForRestart.board, as: RestartHandoff.boardVariable)
+                try RestartHandoff.hand(daemon.checkedForRestart.settings, as: RestartHandoff.settingsVariable)
+            } catch {
+                throw WristCoreFailure("SIGHUP: cannot hand the checked files to the new image: \(error)")
+            }
+            // After an upgrade the file was replaced: execv of /proc/self/exe
+            // starts this (deleted) version again, not the new one.
+            if let exe = CurrentProcess.executablePath, exe.hasSuffix(" (deleted)") {
+                Logger(label: "wristcore").warning(
+                    "the wristcore binary was replaced since this one started (\(exe)): restarting WristCore \(WristCoreVersion.string) as it runs; 'systemctl restart wristcore' starts the new version")
+            }
             let error = ProcessSignals.restartInPlace(arguments: ProcessArguments.all)
             throw WristCoreFailure("SIGHUP: \(error)")
         }

@@ -2,6 +2,7 @@ import BoardConfig
 import CommandLineOptions
 import CLinux
 import HAL
+import LinuxHAL
 import WristCore
 
 /// `wristcore setup --board NAME|FILE`: chooses the board the service runs
@@ -73,12 +74,17 @@ struct SetupCommand: WristcoreCommand {
         case .file(let path):
             source = path
         }
+        // The bytes validated are the bytes installed: read once, checked, written.
         let loaded: Board
-        do throws(BoardError) { loaded = try BoardLoader.load(path: source) } catch {
+        let bytes: [UInt8]
+        do throws(BoardError) {
+            let checked = try ResourcePaths.loadCheckedBoard(argument: source)
+            loaded = checked.board
+            bytes = checked.bytes ?? []
+        } catch {
             throw error.commandFailure  // every problem, field by field: exit 2
         }
-        let bytes = try readFile(source)
-        if let current = try? readFile(to), current == bytes {
+        if let current = try? FileBytes.readIfPresent(to, limit: BoardLoader.maxFileBytes), current == bytes {
             print("\(to) already holds \(loaded.name) (\(source))")
         } else {
             try install(bytes, at: to)
@@ -94,55 +100,21 @@ struct SetupCommand: WristcoreCommand {
             """)
     }
 
-    /// The whole file, or a failure naming it.
-    func readFile(_ path: String) throws(WristCoreFailure) -> [UInt8] {
-        let fd = wc_open(path, O_RDONLY | O_CLOEXEC, 0)
-        guard fd >= 0 else { throw WristCoreFailure("cannot read \(path): \(String(cString: strerror(wc_errno())))") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && wc_errno() == EINTR { continue }
-            guard n >= 0 else { throw WristCoreFailure("cannot read \(path): \(String(cString: strerror(wc_errno())))") }
-            if n == 0 { return bytes }
-            bytes += chunk[0..<n]
-        }
-    }
-
-    /// Writes the file next to its destination, mode 0644, flushes it, then
-    /// renames it into place: the service never sees half a board file.
+    /// Installs the file with LinuxHAL's atomic writer: a temporary file
+    /// created O_EXCL|O_NOFOLLOW beside it, fsynced, renamed into place, the
+    /// directory fsynced (the service never sees half a board file), mode
+    /// 0644. The directory must be safe to write into, as the state
+    /// directory must: not group- or world-writable, owned by this user or
+    /// root (docs/boards.md); it is created (0755) when missing.
     func install(_ bytes: [UInt8], at path: String) throws(WristCoreFailure) {
-        func failure(_ what: String) -> WristCoreFailure {
-            let reason = String(cString: strerror(wc_errno()))
-            let hint = wc_errno() == EACCES || wc_errno() == EPERM || wc_errno() == EROFS ? " (run it as root: sudo wristcore setup ...)" : ""
-            return WristCoreFailure("cannot \(what): \(reason)\(hint)")
-        }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        if access(directory, F_OK) != 0 && mkdir(directory, 0o755) != 0 { throw failure("create \(directory)") }
-        var template = Array((path + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw failure("write in \(directory)") }
-        let temporary = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = fchmod(fd, 0o644) == 0
-        var offset = 0
-        while ok && offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && wc_errno() == EINTR { continue }
-            if n <= 0 { ok = false } else { offset += n }
-        }
-        if ok { ok = fsync(fd) == 0 }
-        let writeError: WristCoreFailure? = ok ? nil : failure("write \(temporary)")
-        close(fd)
-        if let writeError {
-            unlink(temporary)
-            throw writeError
-        }
-        if rename(temporary, path) != 0 {
-            let renameError = failure("replace \(path)")
-            unlink(temporary)
-            throw renameError
+        let directory = PathText.parent(path)
+        do throws(HALError) {
+            if !FileSystem.exists(directory) { try FileSystem.createDirectories(directory, mode: 0o755) }
+            try AtomicFile.write(path, bytes, mode: 0o644)
+        } catch {
+            let denied = error.errno == EACCES || error.errno == EPERM
+            let hint = denied && geteuid() != 0 ? " (run it as root: sudo wristcore setup ...)" : ""
+            throw WristCoreFailure("cannot install \(path): \(error)\(hint)")
         }
     }
 }

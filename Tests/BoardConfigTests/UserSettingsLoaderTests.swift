@@ -131,7 +131,7 @@ struct UserSettingsLoaderTests {
         ])
         #expect(problems(#"{"apps": {"a": {}, "a": {}}}"#) == ["\(Self.file):1: apps.a: given twice"])
         let many = (0...AppRules.capacity).map { #""app\#($0)": {}"# }.joined(separator: ",")
-        #expect(problems(#"{"apps": {\#(many)}}"#) == ["\(Self.file):1: apps.app64: too many apps; allowed: at most 64"])
+        #expect(problems(#"{"apps": {\#(many)}}"#) == ["\(Self.file):1: apps: 65 apps; allowed: at most 64"])
     }
 
     @Test func appMute() {
@@ -235,5 +235,38 @@ struct VibrationPatternOnOffTests {
             try VibrationPattern(name: "x", onOffMilliseconds: [1000, 5000, 500], cap: .seconds(1))
         }
         #expect((try? VibrationPattern(name: "x", onOffMilliseconds: [1000, 5000], cap: .seconds(1))) != nil, "off time is not on-time")
+    }
+
+    // MARK: - bounds (issue 28)
+
+    @Test func appsPastTheCapacityAreOneProblemWithTheCount() {
+        let apps = (0..<(AppRules.capacity + 1000)).map { "\"app.\($0)\": {\"mute\": true}" }.joined(separator: ",")
+        let p = problems("{ \"apps\": { \(apps) } }")
+        #expect(p.count == 1)
+        #expect(p.first?.contains("\(AppRules.capacity + 1000) apps; allowed: at most \(AppRules.capacity)") == true)
+    }
+
+    @Test func patternsPastTheirLimitAreOneProblem() {
+        let patterns = (0...UserSettings.maxPatterns).map { "\"p\($0)\": [100]" }.joined(separator: ",")
+        let p = problems("{ \"patterns\": { \(patterns) } }")
+        #expect(p == ["\(Self.file):1: patterns: \(UserSettings.maxPatterns + 1) patterns; allowed: at most \(UserSettings.maxPatterns)"])
+    }
+
+    @Test func anEchoedValueIsCutAndTheReportIsCapped() {
+        let long = String(repeating: "a", count: 20_000)
+        let p = problems("{ \"apps\": { \"\(long)\": {\"mute\": true} } }")
+        #expect(p.count == 1)
+        #expect((p.first?.count ?? 0) < 400)
+        #expect(p.first?.contains(String(repeating: "a", count: BoardText.maxEchoed) + "...") == true)
+
+        let bad = (0..<60).map { "\"a\($0)\": {\"mute\": 1}" }.joined(separator: ",\n")
+        do {
+            _ = try load("{ \"apps\": {\n\(bad) } }")
+            Issue.record("expected problems")
+        } catch {
+            let lines = error.description.split(separator: "\n")
+            #expect(lines.count == BoardError.reportedProblems + 1)
+            #expect(lines.last == "... and 40 more problem(s) (fix these first)")
+        }
     }
 }

@@ -162,6 +162,44 @@ struct HarnessServerTests {
         #expect(next.text == "state {}\n")
     }
 
+    // MARK: - issue 28, item 8: idle clients, held buttons, long lines
+
+    @Test("16 clients all quiet for 30 s: a new one takes the place of the one quiet longest, which is told why")
+    func quietClientsGiveWay() throws {
+        let rig = try Rig()
+        var clients = [rig.client]
+        for fd in Int32(8)..<23 {
+            clients.append(rig.connect(fd: fd))
+            rig.loop.advance(by: .seconds(1))
+        }
+        rig.send("state", from: clients[0])  // the first speaks again: the second is now quiet longest
+        rig.loop.advance(by: .seconds(29))
+        #expect(rig.connect(fd: 30).text.hasPrefix("error too many harness clients"), "nobody quiet for 30 s yet")
+        rig.loop.advance(by: .seconds(2))
+        let newcomer = rig.connect(fd: 31)
+        #expect(newcomer.isOpen && rig.server.clientCount == 16)
+        #expect(!clients[1].isOpen && clients[1].text.hasPrefix("error disconnected: quiet for 31 s"))
+        #expect(clients[0].isOpen && clients[2].isOpen)
+        rig.send("state", from: newcomer)
+        #expect(newcomer.text == "state {}\n")
+    }
+
+    @Test("a button held open-ended is released when its client goes; a timed hold is released even after it went")
+    func heldButtonsAreReleasedWithTheirClient() throws {
+        let rig = try Rig()
+        rig.send("hold positive")
+        #expect(rig.box.levels == ["positive down"])
+        rig.send("quit")
+        #expect(rig.box.levels == ["positive down", "positive up"])
+
+        let other = rig.connect(fd: 9)
+        rig.send("hold negative 500", from: other)
+        other.close()
+        rig.loop.signal(fd: other.pollDescriptor, .hangUp)
+        rig.loop.advance(by: .milliseconds(500))
+        #expect(rig.box.levels.suffix(2) == ["negative down", "negative up"])
+    }
+
     // MARK: - issue 14, item 6: EMFILE
 
     @Test("accept failing (EMFILE) pauses the listener with a back-off and logs once, instead of spinning")

@@ -19,33 +19,10 @@ import HAL
 /// uid and gid, so `sudo wristcore forget` leaves a file the service user
 /// (User=wristcore) can still read.
 public enum AtomicFile {
-    /// The whole file, or nil when it does not exist.
+    /// The whole file, or nil when it does not exist: `FileBytes`' reader
+    /// (a regular file only, opened without blocking, at most `limit` bytes).
     public static func read(_ path: String, limit: Int = 1 << 20) throws(HALError) -> [UInt8]? {
-        let fd = wc_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0)
-        if fd < 0 {
-            let e = Errno.current
-            if e == .noEntry { return nil }
-            throw e.halError("open \(path)")
-        }
-        defer { _ = CLinux.close(fd) }
-        var s = stat()
-        if fstat(fd, &s) != 0 { throw Errno.current.halError("stat \(path)") }
-        if (s.st_mode & wc_s_ifmt()) != wc_s_ifreg() {
-            throw HALError(operation: "read \(path)", errno: EINVAL, reason: "not a regular file (\(kind(of: s.st_mode)))")
-        }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { CLinux.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                let e = Errno.current
-                if e == .interrupted { continue }
-                throw e.halError("read \(path)")
-            }
-            if n == 0 { return out }
-            out += chunk[0..<n]
-            if out.count > limit { throw HALError(operation: "read \(path)", errno: EFBIG, reason: "larger than \(limit) bytes") }
-        }
+        try FileBytes.readIfPresent(path, limit: limit)
     }
 
     /// The suffix of the temporary file next to the one being replaced.

@@ -54,11 +54,14 @@ public final class LineConnection: LineChannel {
         while let nl = inbound[start...].firstIndex(of: 0x0A) {
             var end = nl
             if end > start && inbound[end - 1] == 0x0D { end -= 1 }
+            // Every line is held to the limit, not only the one left unfinished.
+            if end - start > maxLineLength { return .lineTooLong(limit: maxLineLength) }
             lines.append(String(decoding: inbound[start..<end], as: UTF8.self))
             start = nl + 1
         }
         inbound.removeSubrange(..<start)
-        if inbound.count > maxLineLength { return .closed }
+        // An unfinished line already past the limit (its CR may still come: one byte of grace).
+        if inbound.count > maxLineLength + 1 { return .lineTooLong(limit: maxLineLength) }
         return .lines(lines)
     }
 

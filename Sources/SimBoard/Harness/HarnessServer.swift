@@ -45,8 +45,12 @@ public final class HarnessServer {
     }
 
     public struct Limits: Sendable {
-        /// Connections served at once; one more gets `error too many harness clients` and is closed.
+        /// Connections served at once. One more evicts the client that has
+        /// been quiet longest, if quiet for `idleEviction` (it is told why);
+        /// else it gets `error too many harness clients` and is closed.
         public var clients = 16
+        /// How long a client must have sent nothing to give its place up.
+        public var idleEviction = Duration.seconds(30)
         /// Reply bytes a client may leave unread; past that it is disconnected.
         /// (A 128x64 PBM snapshot is 16.4 KB.)
         public var queuedOutput = 256 * 1024
@@ -62,7 +66,14 @@ public final class HarnessServer {
         var watchingWritable = false
         /// False once dropped: a reply scheduled for it is then not sent.
         var isOpen = true
-        init(_ c: any LineChannel) { connection = c }
+        /// When it last sent a command (or connected).
+        var lastHeard: MonotonicInstant
+        /// Buttons it holds with `hold ROLE` (no duration): released when it goes.
+        var held: [ButtonRole] = []
+        init(_ c: any LineChannel, now: MonotonicInstant) {
+            connection = c
+            lastHeard = now
+        }
     }
 
     public let path: String
@@ -223,6 +234,12 @@ public final class HarnessServer {
     }
 
     private func accepted(_ connection: any LineChannel) {
+        if clients.count >= limits.clients, let quiet = longestQuiet() {
+            let seconds = (loop.now - quiet.lastHeard).components.seconds
+            send(Array("error disconnected: quiet for \(seconds) s while another client waited (at most \(limits.clients) at once)\n".utf8), to: quiet)
+            drop(quiet)
+            logger.info("harness: \(limits.clients) clients connected; disconnected the one quiet longest (\(seconds) s) for a new one")
+        }
         guard clients.count < limits.clients else {
             // The bytes, through the requirement: Embedded Swift compiled the
             // extension's write(String) on an `any LineChannel` as a dead-method
@@ -235,7 +252,7 @@ public final class HarnessServer {
             }
             return
         }
-        let client = Client(connection)
+        let client = Client(connection, now: loop.now)
         do {
             client.source = try loop.addSource(fd: connection.pollDescriptor, events: .readable) {
                 [unowned(unsafe) self, unowned(unsafe) client] events in
@@ -259,7 +276,14 @@ public final class HarnessServer {
         switch client.connection.readLines() {
         case .closed:
             drop(client)
+        case .lineTooLong(let limit):
+            drop(client)
+            if let heldBack = overflowLog.admit(now: loop.now) {
+                let more = heldBack > 0 ? " (and \(heldBack) more since the last such line)" : ""
+                logger.warning("harness: disconnected a client that sent a line over \(limit) bytes\(more)")
+            }
         case .lines(let lines):
+            if !lines.isEmpty { client.lastHeard = loop.now }
             for line in lines {
                 handle(line, from: client)
                 if !client.connection.isOpen { return drop(client) }
@@ -281,8 +305,9 @@ public final class HarnessServer {
         case .press(let role):
             guard setButton(role, true, client) else { return }
             loop.schedule(after: .milliseconds(80)) { [lifetime, unowned(unsafe) self] in
-                guard !lifetime.isOver, client.isOpen else { return }
-                _ = self.hooks.setButton(role, false)
+                guard !lifetime.isOver else { return }
+                _ = self.hooks.setButton(role, false)  // released even when the client has gone
+                guard client.isOpen else { return }
                 self.replyAfterSettling("ok press \(role.rawValue)\n", to: client)
             }
         case .double(let role):
@@ -290,23 +315,27 @@ public final class HarnessServer {
             loop.schedule(after: .milliseconds(80)) { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { _ = self.hooks.setButton(role, false) } }
             loop.schedule(after: .milliseconds(160)) { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { _ = self.hooks.setButton(role, true) } }
             loop.schedule(after: .milliseconds(240)) { [lifetime, unowned(unsafe) self] in
-                guard !lifetime.isOver, client.isOpen else { return }
+                guard !lifetime.isOver else { return }
                 _ = self.hooks.setButton(role, false)
+                guard client.isOpen else { return }
                 self.replyAfterSettling("ok double \(role.rawValue)\n", to: client)
             }
         case .hold(let role, let ms):
             guard setButton(role, true, client) else { return }
             if let ms {
                 loop.schedule(after: .milliseconds(Int64(ms))) { [lifetime, unowned(unsafe) self] in
-                    guard !lifetime.isOver, client.isOpen else { return }
+                    guard !lifetime.isOver else { return }
                     _ = self.hooks.setButton(role, false)
+                    guard client.isOpen else { return }
                     self.replyAfterSettling("ok hold \(role.rawValue)\n", to: client)
                 }
             } else {
+                if !client.held.contains(role) { client.held.append(role) }
                 send("ok hold \(role.rawValue)\n", to: client)
             }
         case .release(let role):
             guard setButton(role, false, client) else { return }
+            client.held.removeAll { $0 == role }
             replyAfterSettling("ok release \(role.rawValue)\n", to: client)
         case .motor:
             if !client.streamsMotor {
@@ -383,10 +412,23 @@ public final class HarnessServer {
         try? loop.updateSource(s, events: pending ? [.readable, .writable] : .readable)
     }
 
+    /// The client quiet longest, when quiet for at least `limits.idleEviction`.
+    private func longestQuiet() -> Client? {
+        var quietest: Client?
+        for c in clients where loop.now - c.lastHeard >= limits.idleEviction {
+            if quietest == nil || c.lastHeard < quietest!.lastHeard { quietest = c }
+        }
+        return quietest
+    }
+
     /// Stops watching, closes and forgets a client (idempotent). The source
     /// goes before the descriptor, whose number a new client may get next.
     private func drop(_ client: Client) {
+        guard client.isOpen else { return }
         client.isOpen = false
+        // A button it held open-ended is let go: nobody else would release it.
+        for role in client.held { _ = hooks.setButton(role, false) }
+        client.held.removeAll()
         if let s = client.source { loop.removeSource(s) }
         client.source = nil
         client.connection.close()

@@ -15,7 +15,7 @@ extension DemoScenario {
         }
         for path in candidates where FileSystem.kind(of: path) == .regularFile {
             let bytes: [UInt8]?
-            do { bytes = try FileBytes.readIfPresent(path) } catch {
+            do { bytes = try FileBytes.readIfPresent(path, limit: 1 << 20) } catch {
                 throw WristCoreFailure("\(path): cannot be read (\(error.reason))", exitCode: WristCoreExit.usageOrConfiguration)
             }
             guard let bytes else { continue }

@@ -1,0 +1,66 @@
+import CLinux
+import HAL
+
+/// Bytes one image of the daemon hands to the next across a restart in
+/// place (SIGHUP, `execv`): the board and settings files exactly as the old
+/// image read and validated them, so a file replaced in the milliseconds
+/// between the check and the exec cannot stop the watch. Each is a memfd
+/// left open across `execv`, named by an environment variable
+/// (`WRISTCORE_HANDOFF_BOARD=7`); "absent" says there was no such file.
+public enum RestartHandoff {
+    public static let boardVariable = "WRISTCORE_HANDOFF_BOARD"
+    public static let settingsVariable = "WRISTCORE_HANDOFF_SETTINGS"
+
+    /// What the previous image handed over for one file.
+    public enum Handed: Equatable {
+        /// Nothing handed over (a first start): read the file.
+        case nothing
+        /// The file did not exist when it was checked.
+        case absent
+        case bytes([UInt8])
+    }
+
+    /// Hands `bytes` (nil: the file was absent) to the next image as `variable`.
+    public static func hand(_ bytes: [UInt8]?, as variable: String) throws(HALError) {
+        guard let bytes else {
+            if setenv(variable, "absent", 1) != 0 { throw Errno.current.halError("setenv \(variable)") }
+            return
+        }
+        // No MFD_CLOEXEC: the descriptor must survive execv.
+        let fd = wc_memfd_create("wristcore-handoff", 0)
+        if fd < 0 { throw Errno.current.halError("memfd_create") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { CLinux.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n > 0 {
+                written += n
+            } else if Errno.current != .interrupted {
+                let e = Errno.current
+                _ = CLinux.close(fd)
+                throw e.halError("write the handoff of \(variable)")
+            }
+        }
+        if setenv(variable, String(fd), 1) != 0 {
+            let e = Errno.current
+            _ = CLinux.close(fd)
+            throw e.halError("setenv \(variable)")
+        }
+    }
+
+    /// Takes what the previous image handed over as `variable`, once: the
+    /// variable is removed and the descriptor closed (a child started later
+    /// sees neither). At most `limit` bytes; anything that is not a memfd
+    /// this process holds (a variable set by hand) is `.nothing`.
+    public static func take(_ variable: String, limit: Int) -> Handed {
+        guard let raw = getenv(variable) else { return .nothing }
+        let value = String(cString: raw)
+        _ = unsetenv(variable)
+        if value == "absent" { return .absent }
+        guard let fd = Int32(value), fd > 2 else { return .nothing }
+        defer { _ = CLinux.close(fd) }
+        guard lseek(fd, 0, SEEK_SET) == 0, let bytes = try? FileBytes.readAll(fd, path: variable, limit: limit) else {
+            return .nothing
+        }
+        return .bytes(bytes)
+    }
+}
