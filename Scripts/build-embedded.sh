@@ -160,8 +160,18 @@ compile() {
     local name=${m//-/_}
     local files; files=$(find "$dir" -name '*.swift' | sort)
     local obj="$OUT/obj/$name.o"
-    # Rebuild only when a source or an imported module is newer than the object.
-    if [ -f "$obj" ] && [ -z "$(find "$dir" "$OUT/modules" -name "*.swift*" -newer "$obj" -print -quit 2>/dev/null)$(find Sources/C*/shim.h Sources/C*/module.modulemap -newer "$obj" -print -quit 2>/dev/null)" ]; then
+    # Rebuild only when one of its sources, a C module's header or a module
+    # compiled before it (the only ones it can import: MODULES is in
+    # dependency order) is newer than the object. Not every module in
+    # $OUT/modules: the ones after it are always newer, which rebuilt the
+    # whole program on every run.
+    local stale=""
+    if [ -f "$obj" ]; then
+        stale=$(find "$dir" -name "*.swift" -newer "$obj" -print -quit 2>/dev/null)$(find Sources/C*/shim.h Sources/C*/module.modulemap -newer "$obj" -print -quit 2>/dev/null)
+        for dep in "${COMPILED[@]}"; do [ "$dep" -nt "$obj" ] && { stale=$dep; break; }; done
+    fi
+    COMPILED+=("$OUT/modules/$name.swiftmodule")
+    if [ -f "$obj" ] && [ -z "$stale" ]; then
         return 0
     fi
     say "swiftc $m ($ARCH, Embedded)"
@@ -174,6 +184,7 @@ compile() {
     mv "$obj.tmp" "$obj"
     touch "$obj"  # after its .swiftmodule, which swiftc may write last
 }
+COMPILED=()
 for m in "${MODULES[@]}"; do compile "$m"; done
 if [ "$PRODUCT" = modules ] && [ -z "${EMBEDDED_MODULES:-}" ]; then
     # Embedded Swift has no reflection: "\(value)" of a type that is not
