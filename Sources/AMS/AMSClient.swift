@@ -34,6 +34,19 @@ public final class AMSClient {
     private enum Phase { case idle, registeringPlayer, registeringTrack, ready, failed }
     private var phase = Phase.idle
 
+    /// The AMS characteristics a phone offers: the specification allows any
+    /// subset, and the client uses what is there.
+    public struct Characteristics: OptionSet, Sendable {
+        public var rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let remoteCommand = Characteristics(rawValue: 1)
+        public static let entityUpdate = Characteristics(rawValue: 2)
+        public static let entityAttribute = Characteristics(rawValue: 4)
+        public static let all: Characteristics = [.remoteCommand, .entityUpdate, .entityAttribute]
+    }
+    /// What this session's phone offers.
+    public private(set) var characteristics = Characteristics.all
+
     private enum FetchStage { case writing, reading }
     private var pending = PendingAttributeQueue()
     private var fetching: (entity: UInt8, attribute: UInt8, stage: FetchStage)?
@@ -49,12 +62,24 @@ public final class AMSClient {
 
     // MARK: - session
 
-    /// Remote Command and Entity Update are subscribed: register.
-    public func sessionStarted(now: MonotonicInstant) {
+    /// The characteristics the phone offers are subscribed: register for
+    /// updates when there is Entity Update; with Remote Command alone the
+    /// buttons work at once (`state.remoteOnly`); without Remote Command
+    /// Now Playing only shows.
+    public func sessionStarted(now: MonotonicInstant, characteristics: Characteristics = .all) {
         // The supported commands may already have come (Remote Command is subscribed first).
         let commands = state.supportedCommands
+        let known = state.supportedCommandsKnown
         resetSession()
+        self.characteristics = characteristics
         state.supportedCommands = commands
+        state.supportedCommandsKnown = known
+        guard characteristics.contains(.entityUpdate) else {
+            state.remoteOnly = characteristics.contains(.remoteCommand)
+            phase = .ready
+            sink?.amsEvent(.available)
+            return
+        }
         phase = .registeringPlayer
         writeRegistration(entity: .player)
     }
@@ -141,8 +166,9 @@ public final class AMSClient {
     /// Remote Command is subscribed.
     public func remoteCommandReceived(_ bytes: UnsafeRawBufferPointer, now: MonotonicInstant) {
         let set = RemoteCommand.supportedCommands(parsing: bytes)
-        guard set != state.supportedCommands else { return }
+        guard set != state.supportedCommands || !state.supportedCommandsKnown else { return }
         state.supportedCommands = set
+        state.supportedCommandsKnown = true
         sink?.amsEvent(.changed(.commands))
     }
 
@@ -224,7 +250,7 @@ public final class AMSClient {
     public var pendingAttributeReads: Int { pending.count + (fetching == nil ? 0 : 1) }
 
     private func fetchNext() {
-        guard phase == .ready, fetching == nil, let next = pending.popFirst() else { return }
+        guard phase == .ready, fetching == nil, characteristics.contains(.entityAttribute), let next = pending.popFirst() else { return }
         fetching = (next.entity, next.attribute, .writing)
         fetchIsStale = false
         let command = EntityAttributeCommand(entity: next.entity, attribute: next.attribute)
@@ -267,10 +293,11 @@ public final class AMSClient {
     // MARK: - Remote Commands
 
     /// Writes a Remote Command. False when the registrations are not done,
-    /// the player does not support `id`, or it could not be queued; the
-    /// phone's refusal comes later as `.commandFailed`.
+    /// the phone has no Remote Command, it said the player does not support
+    /// `id` (before it has said anything, every command is tried), or it
+    /// could not be queued; the phone's refusal comes later as `.commandFailed`.
     public func sendRemoteCommand(_ id: RemoteCommandID) -> Bool {
-        guard phase == .ready, state.supportedCommands.contains(id), !commands.isFull else { return false }
+        guard phase == .ready, characteristics.contains(.remoteCommand), state.mayTry(id), !commands.isFull else { return false }
         // In flight before the write, in case its outcome is reported from inside it.
         commands.push(id)
         let ok = withScratch { buf -> Bool in

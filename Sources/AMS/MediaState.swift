@@ -25,11 +25,22 @@ public struct MediaState: Sendable, Equatable {
 
     /// The Remote Commands the player supports now.
     public var supportedCommands = RemoteCommands()
+    /// Whether the phone has said which (a Remote Command notification):
+    /// until then every command is tried.
+    public var supportedCommandsKnown = false
+    /// The phone offers Remote Command without Entity Update: the buttons
+    /// work, but nothing about the player will come.
+    public var remoteOnly = false
 
     public init() {}
 
-    /// A player is known (the phone named one, or sent a track).
-    public var hasPlayer: Bool { !playerName.isEmpty || !title.isEmpty }
+    /// A player is known (the phone named one, or sent a track), or the
+    /// phone offers only its remote.
+    public var hasPlayer: Bool { !playerName.isEmpty || !title.isEmpty || remoteOnly }
+
+    /// Whether `id` is worth sending: the phone has not said what it
+    /// supports yet, or said it supports this one.
+    public func mayTry(_ id: RemoteCommandID) -> Bool { !supportedCommandsKnown || supportedCommands.contains(id) }
 
     /// The elapsed time at `now`: the reported value advanced by the rate
     /// since it arrived, clamped to [0, duration]. Computed on demand, so

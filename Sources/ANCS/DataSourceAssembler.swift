@@ -203,7 +203,10 @@ public final class DataSourceAssembler {
 
     /// `lookahead`: at an attribute boundary with only optional attributes
     /// missing, matching the next request's header (`probePos` bytes so far).
-    enum Phase { case header, attributeID, lengthLow, lengthHigh, value, skip, lookahead, discard }
+    /// `lateTail`: after a response ended without its optional attributes
+    /// (the quiet period), skipping those attributes if they come late,
+    /// until the next response's header begins.
+    enum Phase { case header, attributeID, lengthLow, lengthHigh, value, skip, lookahead, lateTail, discard }
 
     enum Flow { case proceed, stop }
 
@@ -243,6 +246,14 @@ public final class DataSourceAssembler {
     private var lookaheadTarget = Pending()
     private var recovering = false
     private var generation = 0
+    /// `lateTail`: the attribute IDs (bit per ID) the delivered response
+    /// lacked, where in a record the bytes are (0 ID, 1-2 length, 3 value),
+    /// and the value bytes left to skip.
+    private var tailIDs: UInt8 = 0
+    private var tailStep = 0
+    private var tailRemaining = 0
+    /// Late optional attributes skipped after their response was delivered.
+    public private(set) var lateAttributesAbsorbed = 0
 
     public init(configuration: Configuration = Configuration()) {
         precondition(configuration.maxPending >= 1 && configuration.appIdentifierCapacity >= 0
@@ -311,7 +322,7 @@ public final class DataSourceAssembler {
 
     /// True while a response has started arriving for the front request.
     public var isMidResponse: Bool {
-        pendingRequests > 0 && !(phase == .header && headerPos == 0) && phase != .discard
+        pendingRequests > 0 && !(phase == .header && headerPos == 0) && phase != .discard && !(phase == .lateTail && tailStep == 0)
     }
 
     /// The tag of the front request when its response could end right here:
@@ -336,8 +347,17 @@ public final class DataSourceAssembler {
         guard tagAwaitingOptionalAttributes != nil else { return false }
         let matched = phase == .lookahead ? probePos : 0
         let response = makeResponse(pending[head])
+        // What may still come late: the missing optional attributes.
+        var missing: UInt8 = 0
+        let list = pending[head].attributes
+        for k in 0..<list.count where receivedMask & UInt8(1 << k) == 0 && list[k].id < 8 { missing |= UInt8(1 << list[k].id) }
         popFront()
         phase = .header
+        if matched == 0 && missing != 0 {
+            phase = .lateTail
+            tailIDs = missing
+            tailStep = 0
+        }
         if matched > 0 {
             headerPos = matched
             let p = pending[head]
@@ -400,6 +420,7 @@ public final class DataSourceAssembler {
         pendingRequests = 0
         phase = .header
         headerPos = 0
+        tailStep = 0
         recovering = false
         probePos = 0
         receivedMask = 0
@@ -452,6 +473,40 @@ public final class DataSourceAssembler {
             switch phase {
             case .discard:
                 return
+
+            case .lateTail:
+                let b = bytes[i]
+                if tailStep == 0 {
+                    // A record of a late attribute the delivered response
+                    // lacked, or else the next response's header (looked at
+                    // again as such: a header is never such an ID, as
+                    // AppIdentifier, ID 0, is never optional).
+                    guard b < 8 && tailIDs & UInt8(1 << b) != 0 else {
+                        phase = .header
+                        headerPos = 0
+                        headerBeganEarlier = false
+                        continue
+                    }
+                    tailStep = 1
+                    i += 1
+                } else if tailStep == 1 {
+                    tailRemaining = Int(b)
+                    tailStep = 2
+                    i += 1
+                } else if tailStep == 2 {
+                    tailRemaining |= Int(b) << 8
+                    i += 1
+                    tailStep = tailRemaining == 0 ? 0 : 3
+                    if tailStep == 0 { lateAttributesAbsorbed += 1 }
+                } else {
+                    let take = min(n - i, tailRemaining)
+                    i += take
+                    tailRemaining -= take
+                    if tailRemaining == 0 {
+                        tailStep = 0
+                        lateAttributesAbsorbed += 1
+                    }
+                }
 
             case .header:
                 guard pendingRequests > 0 else {
@@ -565,7 +620,7 @@ public final class DataSourceAssembler {
         case .lookahead:
             return lookahead(b, handler, gen)
 
-        case .header, .discard:
+        case .header, .discard, .lateTail:
             // Only reachable if a replay completed the response, which
             // `atBoundary` rules out before it starts a lookahead.
             return .stop

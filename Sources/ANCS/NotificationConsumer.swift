@@ -1054,6 +1054,11 @@ public struct ANCSNotification {
         return consumer.appDisplayName(forAppIdentifier: bytes(.appIdentifier))
     }
 
+    /// Whether the attribute is stored (its bytes may still be empty).
+    public func has(_ field: NotificationTextField) -> Bool {
+        data.present.contains(NotificationFields(attribute: field.attributeID.rawValue))
+    }
+
     /// The attribute as a String (allocates; invalid UTF-8 is shown as
     /// U+FFFD, the stored bytes are unchanged). nil if not stored.
     public func string(_ field: NotificationTextField) -> String? {

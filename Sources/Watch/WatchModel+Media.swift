@@ -74,7 +74,7 @@ extension WatchModel {
     /// (or has not said yet), else play or pause by the current state.
     var playPauseCommand: RemoteCommandID {
         let supported = media.supportedCommands
-        if supported.isEmpty || supported.contains(.togglePlayPause) { return .togglePlayPause }
+        if !media.supportedCommandsKnown || supported.contains(.togglePlayPause) { return .togglePlayPause }
         if isMediaPlaying && supported.contains(.pause) { return .pause }
         if !isMediaPlaying && supported.contains(.play) { return .play }
         return .togglePlayPause

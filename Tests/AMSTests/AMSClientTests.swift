@@ -164,7 +164,8 @@ final class RecordingSink: AMSClientSink {
 
     @Test func remoteCommandsAreWrittenOnlyWhenSupportedAndFailuresComeBackInOrder() {
         let (c, s) = ready()
-        #expect(!c.sendRemoteCommand(.nextTrack), "nothing is supported yet")
+        #expect(c.sendRemoteCommand(.nextTrack), "the phone has not said what it supports: tried")
+        c.remoteCommandWritten(attErrorCode: nil, now: t0)
         [UInt8]([2, 3]).withUnsafeBytes { c.remoteCommandReceived($0, now: t0) }
         s.requests.removeAll()
         #expect(c.sendRemoteCommand(.togglePlayPause))
@@ -190,5 +191,44 @@ final class RecordingSink: AMSClientSink {
         #expect(c.state.title.isEmpty)
         c.sessionEnded()
         #expect(s.events.filter { $0 == .unavailable }.count == 1)
+    }
+
+    // MARK: - issue 28: any subset of the characteristics, commands before the list
+
+    @Test func remoteCommandAloneGivesButtonsAtOnce() {
+        let c = AMSClient()
+        let s = RecordingSink()
+        c.sink = s
+        c.sessionStarted(now: t0, characteristics: [.remoteCommand])
+        #expect(s.requests.isEmpty, "no Entity Update to register with")
+        #expect(c.isReady && s.events == [.available])
+        #expect(c.state.hasPlayer && c.state.remoteOnly)
+        #expect(c.sendRemoteCommand(.togglePlayPause))
+        #expect(s.requests == [.remoteCommand([0x02])])
+    }
+
+    @Test func entityUpdateWithoutRemoteCommandShowsAndSendsNothing() {
+        let c = AMSClient()
+        let s = RecordingSink()
+        c.sink = s
+        c.sessionStarted(now: t0, characteristics: [.entityUpdate])
+        c.entityUpdateWritten(attErrorCode: nil, now: t0)
+        c.entityUpdateWritten(attErrorCode: nil, now: t0)
+        #expect(c.isReady && !c.state.remoteOnly)
+        update(c, 2, 2, "Hey Jude", truncated: true)
+        #expect(c.state.title.string == "Hey Jude")
+        #expect(c.pendingAttributeReads == 1 && !s.requests.contains { if case .entityAttribute = $0 { true } else { false } },
+                "no Entity Attribute: the cut title stays as it came")
+        #expect(!c.sendRemoteCommand(.togglePlayPause))
+        #expect(!s.requests.contains { if case .remoteCommand = $0 { true } else { false } })
+    }
+
+    @Test func onlyCommandsThePhoneSaidItLacksAreRefused() {
+        let (c, s) = ready()
+        #expect(c.state.mayTry(.volumeUp) && !c.state.supportedCommandsKnown)
+        [UInt8]([]).withUnsafeBytes { c.remoteCommandReceived($0, now: t0) }
+        #expect(c.state.supportedCommandsKnown, "an empty list is an answer")
+        #expect(s.events.last == .changed(.commands))
+        #expect(!c.sendRemoteCommand(.volumeUp))
     }
 }

@@ -283,6 +283,43 @@ struct OptionalAttributeAssemblerTests {
         ])
     }
 
+    @Test("a late optional attribute after the quiet end is absorbed, and the next response behind it in the same bytes is kept, at every split")
+    func lateOptionalAttributeIsAbsorbed() throws {
+        // The call lacked MessageSize (ID 4); it comes after the quiet period, and the calendar's response right behind it.
+        let late: [UInt8] = [0x04, 0x03, 0x00, 0x31, 0x31, 0x33]
+        for split in splits(late + iosCalendar.bytes, threeWay: false) {
+            let assembler = DataSourceAssembler()
+            try assembler.expectNotificationAttributes(uid: NotificationUID(iosCall.uid), attributes: standardList, tag: 1)
+            var outcomes: [Outcome] = []
+            feed(assembler, [iosCall.bytes], into: &outcomes)
+            assembler.finishWithoutOptionalAttributes { record($0, into: &outcomes) }
+            try assembler.expectNotificationAttributes(uid: NotificationUID(iosCalendar.uid), attributes: standardList, tag: 2)
+            feed(assembler, split, into: &outcomes)
+            assembler.finishWithoutOptionalAttributes { record($0, into: &outcomes) }
+            #expect(outcomes == [
+                .response(tag: 1, values: iosCall.values(for: standardList), complete: true),
+                .response(tag: 2, values: iosCalendar.values(for: standardList), complete: true),
+            ], "split at \(split[0].count)")
+            #expect(assembler.lateAttributesAbsorbed == 1)
+        }
+    }
+
+    @Test("bytes after the quiet end that are no missing attribute are still a stray episode")
+    func strayBytesAfterTheQuietEndAreReported() throws {
+        let assembler = DataSourceAssembler()
+        try assembler.expectNotificationAttributes(uid: NotificationUID(iosCall.uid), attributes: standardList, tag: 1)
+        var outcomes: [Outcome] = []
+        feed(assembler, [iosCall.bytes], into: &outcomes)
+        assembler.finishWithoutOptionalAttributes { record($0, into: &outcomes) }
+        try assembler.expectNotificationAttributes(uid: NotificationUID(iosCalendar.uid), attributes: standardList, tag: 2)
+        feed(assembler, [[0x01, 0x02, 0x00, 0x41, 0x42]], into: &outcomes)  // a Title: the call has its Title
+        feed(assembler, [iosCalendar.bytes], into: &outcomes)
+        assembler.finishWithoutOptionalAttributes { record($0, into: &outcomes) }
+        #expect(outcomes.count == 3)
+        #expect(outcomes.last == .response(tag: 2, values: iosCalendar.values(for: standardList), complete: true))
+        #expect(assembler.lateAttributesAbsorbed == 0)
+    }
+
     @Test("cancel while waiting for optional attributes hands out the partial response")
     func cancelWhileAwaiting() throws {
         let assembler = DataSourceAssembler()
@@ -455,7 +492,8 @@ struct OptionalAttributeConsumerTests {
         #expect(h.consumer.notification(NotificationUID(1))?.negativeActionLabel == "Trash")
         #expect(h.consumer.statistics.responsesWithoutOptionalAttributes == 0)
 
-        // Later than the quiet period, the label is stray data.
+        // Later than the quiet period, the label is absorbed as a late tail
+        // (issue 28): not stored, and no stray-data episode either.
         h.ns(.modified, 1, flags: [.negativeAction])
         h.ack()
         _ = h.takeEvents()
@@ -465,7 +503,9 @@ struct OptionalAttributeConsumerTests {
         // What the phone left out is not kept from the earlier fetch.
         #expect(h.consumer.notification(NotificationUID(1))?.negativeActionLabel == nil)
         h.consumer.dataSourceReceived(Array(whole[cut...]), now: h.now)
-        #expect(h.takeEvents() == [.protocolError(.dataSource(.unexpectedData(firstByte: 7)))])
+        #expect(h.takeEvents() == [])
+        #expect(h.consumer.notification(NotificationUID(1))?.negativeActionLabel == nil)
+        #expect(h.consumer.statistics.strayDataSourceEpisodes == 0)
     }
 
     @Test("a Title longer than the max length we sent is kept cut (UTF-8 safe) with the other attributes; reported once per session")

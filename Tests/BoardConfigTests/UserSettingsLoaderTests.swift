@@ -236,8 +236,11 @@ struct VibrationPatternOnOffTests {
         }
         #expect((try? VibrationPattern(name: "x", onOffMilliseconds: [1000, 5000], cap: .seconds(1))) != nil, "off time is not on-time")
     }
+}
 
-    // MARK: - bounds (issue 28)
+// MARK: - bounds (issue 28)
+
+extension UserSettingsLoaderTests {
 
     @Test func appsPastTheCapacityAreOneProblemWithTheCount() {
         let apps = (0..<(AppRules.capacity + 1000)).map { "\"app.\($0)\": {\"mute\": true}" }.joined(separator: ",")

@@ -28,7 +28,8 @@ final class AMSPeer {
     var remoteCommand: UInt16 = 0
     var entityUpdate: UInt16 = 0
 
-    init(mtu: Int = 23, publishAMS: Bool = true) throws {
+    /// - Parameter offering: which AMS characteristics the phone has (the specification allows any subset).
+    init(mtu: Int = 23, publishAMS: Bool = true, offering: Set<String> = ["remote command", "entity update", "entity attribute"]) throws {
         loop = try EpollLoop()
         let (w, p) = try SeqPacketChannel.pair()
         var config = ATTBearer.Configuration()
@@ -40,7 +41,7 @@ final class AMSPeer {
         watchConfig.localMTU = mtu
         session = PhoneSession(channel: w, loop: loop, security: nil, bearerConfiguration: watchConfig)
         server.attach(to: bearer)
-        if publishAMS { try publish() }
+        if publishAMS { try publish(offering: offering) }
         session.eventHandler = { [unowned self] e in
             if case .media(let m) = e { self.events.append(m) }
         }
@@ -48,8 +49,8 @@ final class AMSPeer {
         try session.start()
     }
 
-    func publish() throws {
-        let s = try server.publish(GATTServiceDefinition(uuid: .amsService, characteristics: [
+    func publish(offering: Set<String> = ["remote command", "entity update", "entity attribute"]) throws {
+        let all = [
             GATTCharacteristicDefinition(uuid: .amsRemoteCommand, properties: [.write, .notify], write: { [unowned self] v in
                 self.writes.append(("remote command", Array(v)))
                 return self.remoteCommandError
@@ -68,10 +69,15 @@ final class AMSPeer {
                     self.writes.append(("entity attribute", Array(v)))
                     return nil
                 }),
-        ]))
+        ]
+        let names = ["remote command", "entity update", "entity attribute"]
+        let offered = zip(names, all).filter { offering.contains($0.0) }
+        let s = try server.publish(GATTServiceDefinition(uuid: .amsService, characteristics: offered.map { $0.1 }))
         amsRange = s.range
-        remoteCommand = s.valueHandles[0]
-        entityUpdate = s.valueHandles[1]
+        for (i, (name, _)) in offered.enumerated() {
+            if name == "remote command" { remoteCommand = s.valueHandles[i] }
+            if name == "entity update" { entityUpdate = s.valueHandles[i] }
+        }
     }
 
     func notify(_ handle: UInt16, _ bytes: [UInt8]) {
@@ -92,6 +98,23 @@ final class AMSPeer {
 
 @Suite("AMS through PhoneSession, scripted over a socket pair")
 struct MediaSessionTests {
+    @Test func aPhoneWithRemoteCommandOnlyGetsButtons() throws {
+        let p = try AMSPeer(offering: ["remote command"])
+        try p.run(until: { p.available })
+        #expect(p.writes.isEmpty, "nothing to register with")
+        #expect(p.session.media.hasPlayer)
+        #expect(p.session.sendRemoteCommand(.togglePlayPause))
+        try p.run(until: { p.writes.last?.0 == "remote command" })
+    }
+
+    @Test func aPhoneWithEntityUpdateOnlyShowsNowPlaying() throws {
+        let p = try AMSPeer(offering: ["entity update"])
+        try p.run(until: { p.available })
+        p.entityUpdate(2, 2, "Hey Jude")
+        try p.run(until: { p.session.media.title.string == "Hey Jude" })
+        #expect(!p.session.sendRemoteCommand(.togglePlayPause), "no Remote Command on this phone")
+    }
+
     @Test func discoversAMSAndRegistersPlayerThenTrack() throws {
         let p = try AMSPeer()
         try p.run(until: { p.available })
@@ -135,7 +158,8 @@ struct MediaSessionTests {
     @Test func remoteCommandNotificationThenSendRemoteCommand() throws {
         let p = try AMSPeer()
         try p.run(until: { p.available })
-        #expect(!p.session.sendRemoteCommand(.togglePlayPause), "not supported yet")
+        #expect(p.session.sendRemoteCommand(.togglePlayPause), "the phone has not said what it supports: tried")
+        try p.run(until: { p.writes.last?.0 == "remote command" })
         p.notify(p.remoteCommand, [0x00, 0x01, 0x02, 0x03, 0x04])
         try p.run(until: { p.session.media.supportedCommands.contains(.togglePlayPause) })
         #expect(p.events.contains(.changed(.commands)))

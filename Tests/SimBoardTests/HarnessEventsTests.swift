@@ -36,6 +36,7 @@ struct HarnessEventsTests {
                                             flags: flags, category: category, categoryCount: 1,
                                             uid: NotificationUID(uid))
             consumer.notificationSourceReceived(e.bytes, now: rig.loop.now)
+            rig.loop.runDeferred()  // the lines go out after the loop's deferred work (the redraw)
         }
 
         /// Answers every write (an unknown app: 0xA2).
@@ -64,6 +65,7 @@ struct HarnessEventsTests {
                     consumer.controlPointWriteSucceeded(now: now)
                 }
             }
+            rig.loop.runDeferred()
         }
 
         func post(_ uid: UInt32, app: String = "com.apple.MobileSMS", title: String, message: String = "",

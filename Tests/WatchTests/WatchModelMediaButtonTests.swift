@@ -28,6 +28,7 @@ import Watch
         m.elapsedMilliseconds = 83_000
         m.elapsedAt = MonotonicInstant(nanoseconds: 1_000_000_000)
         for c in commands { m.supportedCommands.insert(c) }
+        m.supportedCommandsKnown = !commands.isEmpty  // none listed: the phone has not said yet
         return m
     }
 

@@ -36,10 +36,10 @@ import Testing
         #expect(sim.simulated && sim.source == root + "/Boards/sim.json")
         #expect(throws: BoardError.self) { try BoardLoader.load(path: "/nonexistent/board.json") }
         do {
-            _ = try BoardLoader.load(path: root + "/Boards")  // a directory: opens, cannot be read
+            _ = try BoardLoader.load(path: root + "/Boards")  // a directory: refused by its kind, not read
             Issue.record("loaded a directory")
         } catch {
-            #expect(error.problems.first?.message.hasPrefix("cannot be read (Is a directory") == true, "\(error)")
+            #expect(error.problems.first?.message.hasPrefix("cannot be read (not a regular file (directory)") == true, "\(error)")
         }
     }
 

@@ -78,26 +78,41 @@ public final class MediaSession: AMSClientSink {
 
     // MARK: - AMS appearing and going away
 
-    /// Remote Command, then Entity Update; then the client registers.
+    /// Remote Command, then Entity Update, each when the phone offers it
+    /// (the specification allows any subset); then the client starts with
+    /// what is there. Nothing to do without both.
     func serviceAdded(_ s: GATTService) {
-        guard let rc = s.characteristic(.amsRemoteCommand), let eu = s.characteristic(.amsEntityUpdate),
-            let ea = s.characteristic(.amsEntityAttribute)
-        else { return }
+        let rc = s.characteristic(.amsRemoteCommand)
+        let eu = s.characteristic(.amsEntityUpdate)
+        let ea = s.characteristic(.amsEntityAttribute)
+        guard rc != nil || eu != nil else { return }
         end()
         generation += 1
         let g = generation
-        remoteCommandHandle = rc.valueHandle
-        entityUpdateHandle = eu.valueHandle
-        entityAttributeHandle = ea.valueHandle
-        gatt.subscribe(rc, handler: remoteCommandRoute) { [lifetime, unowned(unsafe) self] error in
+        var offered = AMSClient.Characteristics()
+        if let rc { offered.insert(.remoteCommand); remoteCommandHandle = rc.valueHandle }
+        if let eu { offered.insert(.entityUpdate); entityUpdateHandle = eu.valueHandle }
+        // Entity Attribute reads whole values of cut ones: only useful with updates.
+        if let ea, eu != nil { offered.insert(.entityAttribute); entityAttributeHandle = ea.valueHandle }
+        let start = { [lifetime, unowned(unsafe) self] in
             guard !lifetime.isOver, g == self.generation else { return }
-            if error != nil { return self.eventHandler?(.unavailable) ?? () }
+            self.service = s
+            self.client.sessionStarted(now: self.loop.now, characteristics: offered)
+        }
+        let subscribeUpdates = { [lifetime, unowned(unsafe) self] in
+            guard !lifetime.isOver, g == self.generation else { return }
+            guard let eu else { return start() }
             self.gatt.subscribe(eu, handler: self.entityUpdateRoute) { [lifetime, unowned(unsafe) self] error in
                 guard !lifetime.isOver, g == self.generation else { return }
                 if error != nil { return self.eventHandler?(.unavailable) ?? () }
-                self.service = s
-                self.client.sessionStarted(now: self.loop.now)
+                start()
             }
+        }
+        guard let rc else { return subscribeUpdates() }
+        gatt.subscribe(rc, handler: remoteCommandRoute) { [lifetime, unowned(unsafe) self] error in
+            guard !lifetime.isOver, g == self.generation else { return }
+            if error != nil { return self.eventHandler?(.unavailable) ?? () }
+            subscribeUpdates()
         }
     }
 

@@ -12,33 +12,77 @@ extension HarnessJSON {
     }
 
     /// `{"event":"notification","change":"added"|"modified",...}` with what the
-    /// store has for `n` (null where an attribute has not arrived).
-    public static func notificationEvent(_ change: NotificationChange, _ n: ANCSNotification, at now: MonotonicInstant)
-        -> String {
-        let fields: [(String, String)] = [
-            ("event", string("notification")),
-            ("change", string(change.rawValue)),
-            ("uid", "\(n.uid.rawValue)"),
-            ("app", optional(n.appIdentifier)),
-            ("appName", optional(n.appDisplayName)),
-            ("title", optional(n.title)),
-            ("subtitle", optional(n.subtitle)),
-            ("message", optional(n.message)),
-            ("category", string("\(n.category)")),
-            ("flags", flags(n.flags)),
-            ("positiveLabel", optional(n.positiveActionLabel)),
-            ("negativeLabel", optional(n.negativeActionLabel)),
-            ("t", "\(now.nanoseconds)"),
-        ]
-        return object(fields)
+    /// store has for `n` (null where an attribute has not arrived), a line
+    /// (with its newline) in `line`'s kept buffer: no allocation once it
+    /// has grown to the longest line.
+    static func notificationEvent(_ change: NotificationChange, _ n: ANCSNotification, at now: MonotonicInstant, into line: inout JSONLineBuffer) {
+        line.begin()
+        line.key("event"); line.string("notification")
+        line.key("change"); line.string(change == .added ? "added" : change == .modified ? "modified" : "removed")
+        line.key("uid"); line.number(UInt64(n.uid.rawValue))
+        line.key("app"); optional(n, .appIdentifier, into: &line)
+        line.key("appName")
+        if let name = n.appDisplayNameBytes { line.string(name) } else { line.raw("null") }
+        line.key("title"); optional(n, .title, into: &line)
+        line.key("subtitle"); optional(n, .subtitle, into: &line)
+        line.key("message"); optional(n, .message, into: &line)
+        line.key("category")
+        var category = n.category.description  // a literal: no allocation
+        category.withUTF8 { line.string(UnsafeRawBufferPointer($0)) }
+        line.key("flags"); flags(n.flags, into: &line)
+        line.key("positiveLabel"); optional(n, .positiveActionLabel, into: &line)
+        line.key("negativeLabel"); optional(n, .negativeActionLabel, into: &line)
+        line.key("t"); line.number(now.nanoseconds)
+        line.end()
     }
 
-    /// `{"event":"notification","change":"removed","uid":N,"t":...}`.
+    /// `{"event":"notification","change":"removed","uid":N,"t":...}`, into `line`.
+    static func notificationRemovedEvent(_ uid: NotificationUID, at now: MonotonicInstant, into line: inout JSONLineBuffer) {
+        line.begin()
+        line.key("event"); line.string("notification")
+        line.key("change"); line.string("removed")
+        line.key("uid"); line.number(UInt64(uid.rawValue))
+        line.key("t"); line.number(now.nanoseconds)
+        line.end()
+    }
+
+    /// The same lines as Strings, without the newline (tests, tools).
+    public static func notificationEvent(_ change: NotificationChange, _ n: ANCSNotification, at now: MonotonicInstant) -> String {
+        var line = JSONLineBuffer(capacity: 512)
+        notificationEvent(change, n, at: now, into: &line)
+        return String(decoding: line.bytes.dropLast(), as: UTF8.self)
+    }
+
     public static func notificationRemovedEvent(_ uid: NotificationUID, at now: MonotonicInstant) -> String {
-        object([
-            ("event", string("notification")), ("change", string(NotificationChange.removed.rawValue)),
-            ("uid", "\(uid.rawValue)"), ("t", "\(now.nanoseconds)"),
-        ])
+        var line = JSONLineBuffer(capacity: 128)
+        notificationRemovedEvent(uid, at: now, into: &line)
+        return String(decoding: line.bytes.dropLast(), as: UTF8.self)
+    }
+
+    /// A text attribute's bytes as a JSON string, `null` when not stored.
+    private static func optional(_ n: ANCSNotification, _ field: NotificationTextField, into line: inout JSONLineBuffer) {
+        if n.has(field) {
+            line.string(n.bytes(field))
+        } else {
+            line.raw("null")
+        }
+    }
+
+    /// `["silent","important",...]`, in the order `flags(_:)` lists them.
+    private static func flags(_ f: EventFlags, into line: inout JSONLineBuffer) {
+        line.raw("[")
+        var first = true
+        func name(_ s: StaticString) {
+            if !first { line.raw(",") }
+            first = false
+            line.string(s)
+        }
+        if f.contains(.silent) { name("silent") }
+        if f.contains(.important) { name("important") }
+        if f.contains(.preExisting) { name("preExisting") }
+        if f.contains(.positiveAction) { name("positiveAction") }
+        if f.contains(.negativeAction) { name("negativeAction") }
+        line.raw("]")
     }
 
     /// `{"event":"media",...}`: the player (null without one), its state,

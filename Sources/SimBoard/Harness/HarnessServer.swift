@@ -98,6 +98,12 @@ public final class HarnessServer {
     static let appNameWait = Duration.seconds(1)
     /// "motor on|off <ns>\n", rebuilt in place for each transition.
     private var motorLine: [UInt8] = []
+    /// The `events` line being sent, rebuilt in place.
+    private var eventLine = JSONLineBuffer(capacity: 4096)
+    /// Reports wait for the deferred work queued before them (the redraw).
+    private var reportsScheduled = false
+    private var reportsAt = MonotonicInstant.zero
+    private var sendScheduledReports: () -> Void = {}
     /// Whether the "too many clients" refusal was logged since the server was last full.
     private var refusalLogged = false
     private var overflowLog = LogThrottle(interval: .seconds(10))
@@ -120,6 +126,13 @@ public final class HarnessServer {
         self.hooks = hooks
         clients.reserveCapacity(limits.clients)
         motorLine.reserveCapacity(32)
+        reports.reserveCapacity(64)
+        sendScheduledReports = { [lifetime, unowned(unsafe) self] in
+            guard !lifetime.isOver else { return }
+            self.reportsScheduled = false
+            guard let store = self.lastStore else { return self.reports.removeAll(keepingCapacity: true) }
+            self.sendReports(store: store, now: self.reportsAt)
+        }
         let listener = try sockets.listenForLines(at: path)
         acceptor = try ConnectionAcceptor(listener: listener, loop: loop, logger: logger, label: "harness", timing: acceptTiming) {
             [unowned(unsafe) self] connection in self.accepted(connection)
@@ -143,12 +156,20 @@ public final class HarnessServer {
     /// An ANCS event, after the watch applied it to `store`: streams
     /// notification added / modified (once their attributes are in the
     /// store) and removed lines to every `events` subscriber.
+    ///
+    /// The lines go out after the loop's deferred work that is already
+    /// queued, so the watch's redraw and flush come first (the pop-up does
+    /// not wait for a tool), and are formatted into one kept buffer
+    /// (`JSONLineBuffer`): no allocation per notification.
     public func notificationEvent(_ event: ANCSEvent, store: NotificationConsumer, now: MonotonicInstant) {
         guard eventSubscribers > 0 else { return }
         lastStore = store
-        reports.removeAll(keepingCapacity: true)
         notificationEvents.handle(event, store: store) { reports.append($0) }
-        sendReports(store: store, now: now)
+        reportsAt = now
+        if !reportsScheduled {
+            reportsScheduled = true
+            loop.deferWork(sendScheduledReports)
+        }
         armAppNameTimer()
     }
 
@@ -164,12 +185,25 @@ public final class HarnessServer {
     private func sendReports(store: NotificationConsumer, now: MonotonicInstant) {
         for r in reports {
             if r.change == .removed {
-                sendEvent(HarnessJSON.notificationRemovedEvent(r.uid, at: now))
+                HarnessJSON.notificationRemovedEvent(r.uid, at: now, into: &eventLine)
             } else if let n = store.notification(r.uid) {
-                sendEvent(HarnessJSON.notificationEvent(r.change, n, at: now))
+                HarnessJSON.notificationEvent(r.change, n, at: now, into: &eventLine)
+            } else {
+                continue
             }
+            sendEventLine()
         }
         reports.removeAll(keepingCapacity: true)
+    }
+
+    /// `eventLine` to every `events` subscriber.
+    private func sendEventLine() {
+        eventLinesFormatted &+= 1
+        var i = clients.count
+        while i > 0 {
+            i -= 1
+            if clients[i].streamsEvents { send(eventLine.bytes, to: clients[i]) }
+        }
     }
 
     private func armAppNameTimer() {
@@ -185,7 +219,6 @@ public final class HarnessServer {
 
     private func appNameWaitOver() {
         guard eventSubscribers > 0, let store = lastStore else { return notificationEvents.reset() }
-        reports.removeAll(keepingCapacity: true)
         notificationEvents.reportFetched(store: store) { reports.append($0) }
         sendReports(store: store, now: loop.now)
         armAppNameTimer()
