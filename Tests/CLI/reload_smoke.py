@@ -49,7 +49,7 @@ class Daemon:
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen([wristcore, "run", "--board", self.board, "--phone", "unix:" + self.tmp + "/phone.sock",
                                       "--harness", "unix:" + self.harness, "--state-dir", self.state, "--log-level", "info"],
-                                     stderr=self.log, cwd=self.tmp)
+                                     stderr=self.log, cwd=self.tmp, env=dict(os.environ, WRISTCORE_FONTS=repo + "/Fonts"))
 
     def ready(self, timeout=20):
         """True once the harness answers `state` (after a start or a restart)."""
