@@ -31,9 +31,11 @@ let controlPointWrites = BenchmarkMetric.custom("control point writes", polarity
 /// (set-up starts a daemon and a simulated iPhone: not what is measured).
 nonisolated(unsafe) var rigs: [String: WatchRig] = [:]
 
-func rig(_ name: String, logLevel: Logger.Level = .info, warmUp: (WatchRig) -> Void) throws -> WatchRig {
+func rig(
+    _ name: String, logLevel: Logger.Level = .info, systemTime: Bool = false, followEvents: Bool = false, warmUp: (WatchRig) -> Void
+) throws -> WatchRig {
     if let r = rigs[name] { return r }
-    let r = try WatchRig(logLevel: logLevel)
+    let r = try WatchRig(logLevel: logLevel, systemTime: systemTime, followEvents: followEvents)
     warmUp(r)
     rigs[name] = r
     return r
@@ -106,6 +108,25 @@ let benchmarks: @Sendable () -> Void = {
         let n = benchmark.scaledIterations.count
         Snapshot(r).record(since: before, iterations: n, benchmark)
         precondition(r.motorOns - before.motor == 2 * n && r.watch.notifications.notificationCount == 0)
+    }
+
+    // Issue 28: the same path with the time from the system clock (a phone
+    // without Current Time), and with a harness client following `events`.
+    for (label, systemTime, follow) in [("system time", true, false), ("an events follower", false, true)] {
+        Benchmark("Watch: notification → fetch → motor → render → flush (phone removes it), \(label)", configuration: config) { benchmark in
+            let r = try rig("notification, \(label)", systemTime: systemTime, followEvents: follow) { r in
+                for _ in 0..<64 { r.notificationThenPhoneRemoves() }
+            }
+            let before = Snapshot(r)
+            let read = r.eventBytesRead
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { r.notificationThenPhoneRemoves() }
+            benchmark.stopMeasurement()
+            let n = benchmark.scaledIterations.count
+            Snapshot(r).record(since: before, iterations: n, benchmark)
+            precondition(r.motorOns - before.motor == 2 * n && r.watch.notifications.notificationCount == 0)
+            precondition(!follow || r.eventBytesRead - read > 100 * n, "the follower must get the added and removed lines")
+        }
     }
 
     Benchmark("Watch: button press → Perform Notification Action → Write Response", configuration: config) { benchmark in

@@ -43,15 +43,32 @@ final class WatchRig {
     /// The UID of the next notification the phone adds.
     var nextUID: UInt32 = 1
 
-    init(logLevel: Logger.Level = .info) throws {
+    /// A harness client following `events` (issue 28): it reads every line
+    /// into a fixed buffer after each step.
+    private(set) var eventsFollower: Int32 = -1
+    private var followerBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Bytes of `events` lines read so far.
+    private(set) var eventBytesRead = 0
+
+    /// - Parameters:
+    ///   - systemTime: the phone serves no Current Time and the watch reads
+    ///     the system clock as the daemon does (`WatchDaemon.Options`'
+    ///     default); otherwise a fixed time the phone's replaces.
+    ///   - followEvents: a harness endpoint with a client following `events`.
+    init(logLevel: Logger.Level = .info, systemTime: Bool = false, followEvents: Bool = false) throws {
         WatchRig.instances += 1
         path = "/tmp/wristcore-bench-\(getpid())-\(WatchRig.instances).sock"
         unlink(path)
+        let harnessPath = path + ".harness"
+        unlink(harnessPath)
         loop = try EpollLoop(clock: .manual(ManualClock()))
         var options = WatchDaemon.Options()
         options.phoneEndpoint = "unix:\(path)"
-        // A fixed system time (the phone's Current Time replaces it anyway).
-        options.settings.systemClock = { WallClockTime(year: 2024, month: 5, day: 1, hour: 12, minute: 0, second: 0, weekday: 3) }
+        if followEvents { options.harnessEndpoint = "unix:\(harnessPath)" }
+        if !systemTime {
+            // A fixed system time (the phone's Current Time replaces it anyway).
+            options.settings.systemClock = { WallClockTime(year: 2024, month: 5, day: 1, hour: 12, minute: 0, second: 0, weekday: 3) }
+        }
         // At the daemon's default level (`.info`, as `wristcore run` starts),
         // into a sink that drops the lines: messages at or above the level are
         // still built — so their cost is measured — but nothing is printed.
@@ -69,7 +86,9 @@ final class WatchRig {
         unlink(path)
         let (relay, phoneEnd) = try SeqPacketChannel.pair(names: ("relay", "simulated iPhone"))
         relayEnd = relay
-        simulatedPhone = SimulatedPhone(channel: phoneEnd, loop: loop)
+        var phoneConfiguration = SimulatedPhone.Configuration()
+        phoneConfiguration.servesCurrentTime = !systemTime
+        simulatedPhone = SimulatedPhone(channel: phoneEnd, loop: loop, configuration: phoneConfiguration)
         try simulatedPhone.start()
         var buffer = [UInt8](repeating: 0, count: 1024)
         var quiet = 0
@@ -88,6 +107,24 @@ final class WatchRig {
             notificationSource: h.notificationSource, controlPoint: h.controlPoint, dataSource: h.dataSource)
 
         watch.motor!.stateHandler = { [unowned self] on, _ in if on { self.motorOns += 1 } }
+        if followEvents {
+            eventsFollower = try UnixSocketListener.connect(path: harnessPath, kind: .stream, nonBlocking: true).release()
+            unlink(harnessPath)
+            _ = "events\n".withCString { write(eventsFollower, $0, 7) }
+            settle()
+            readEvents()
+            precondition(eventBytesRead >= 10, "the harness did not answer 'events'")
+        }
+    }
+
+    /// Reads what the harness sent the follower (no allocation: a fixed buffer).
+    func readEvents() {
+        guard eventsFollower >= 0 else { return }
+        while true {
+            let n = followerBuffer.withUnsafeMutableBytes { read(eventsFollower, $0.baseAddress, $0.count) }
+            if n <= 0 { return }
+            eventBytesRead += n
+        }
     }
 
     deinit {
@@ -116,6 +153,7 @@ final class WatchRig {
             let events = (try? loop.runOnce(timeout: .zero)) ?? 0
             var served = false
             while phone.serviceOne() { served = true }
+            readEvents()
             idle = events == 0 && !served ? idle + 1 : 0
             rounds += 1
             precondition(rounds < 1_000, "the link never went quiet")

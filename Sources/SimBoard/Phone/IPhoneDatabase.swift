@@ -29,7 +29,8 @@ public enum IPhoneDatabase {
 
     /// Everything but ANCS, published into `server` (AMS last, when given).
     static func publishBase(
-        into server: GATTServer, deviceName: String, ams: GATTServiceDefinition?, time: @escaping () -> [UInt8]
+        into server: GATTServer, deviceName: String, ams: GATTServiceDefinition?, currentTime: Bool = true,
+        time: @escaping () -> [UInt8]
     ) -> Handles {
         var h = Handles()
         do {
@@ -51,12 +52,14 @@ public enum IPhoneDatabase {
             try server.publish(GATTServiceDefinition(uuid: .battery, characteristics: [
                 GATTCharacteristicDefinition(uuid: BluetoothUUID(0x2A19), properties: [.read, .notify], value: [87]),
             ]))
-            let cts = try server.publish(GATTServiceDefinition(uuid: .currentTimeService, characteristics: [
-                GATTCharacteristicDefinition(uuid: .currentTime, properties: [.read, .notify], read: time),
-                GATTCharacteristicDefinition(uuid: .localTimeInformation, properties: [.read], value: [4, 4]),  // UTC+1, DST +1h
-            ]))
-            h.currentTime = cts.valueHandles[0]
-            h.localTimeInformation = cts.valueHandles[1]
+            if currentTime {
+                let cts = try server.publish(GATTServiceDefinition(uuid: .currentTimeService, characteristics: [
+                    GATTCharacteristicDefinition(uuid: .currentTime, properties: [.read, .notify], read: time),
+                    GATTCharacteristicDefinition(uuid: .localTimeInformation, properties: [.read], value: [4, 4]),  // UTC+1, DST +1h
+                ]))
+                h.currentTime = cts.valueHandles[0]
+                h.localTimeInformation = cts.valueHandles[1]
+            }
             try server.publish(GATTServiceDefinition(uuid: .deviceInformation, characteristics: [
                 GATTCharacteristicDefinition(uuid: BluetoothUUID(0x2A29), properties: [.read], value: Array("Apple Inc.".utf8)),
                 GATTCharacteristicDefinition(uuid: BluetoothUUID(0x2A24), properties: [.read], value: Array("iPhone15,2".utf8)),

@@ -47,6 +47,9 @@ public final class SimulatedPhone {
         public var mediaQueue = AMSProvider.defaultQueue
         /// Notifications that exist before the watch connects (announced with PreExisting).
         public var preexisting: [SimulatedNotification] = []
+        /// Whether the Current Time Service is in the database (without it
+        /// the watch keeps to the system clock).
+        public var servesCurrentTime = true
         /// The phone's clock.
         public var time = CurrentTime(year: 2024, month: 5, day: 1, hours: 12, minutes: 0, seconds: 0, dayOfWeek: 3)
         public init() {}
@@ -106,7 +109,9 @@ public final class SimulatedPhone {
         for n in configuration.preexisting { provider.add(n) }
         var amsDefinition: GATTServiceDefinition?
         if configuration.amsPublished { amsDefinition = Self.amsDefinition(phone: { [unowned(unsafe) self] in self }, configuration) }
-        handles = IPhoneDatabase.publishBase(into: server, deviceName: configuration.deviceName, ams: amsDefinition) {
+        handles = IPhoneDatabase.publishBase(
+            into: server, deviceName: configuration.deviceName, ams: amsDefinition, currentTime: configuration.servesCurrentTime
+        ) {
             [unowned(unsafe) self] in self.time.bytes
         }
         if configuration.ancsPublished { publishANCS(at: configuration.ancsStartHandle, announce: false) }
@@ -188,7 +193,7 @@ public final class SimulatedPhone {
         case .setTime(let t):
             time = t
             record("time \(t)")
-            _ = t.bytes.withUnsafeBytes { server.notify(valueHandle: handles.currentTime, value: $0) }
+            if handles.currentTime != 0 { _ = t.bytes.withUnsafeBytes { server.notify(valueHandle: handles.currentTime, value: $0) } }
         case .appName(let id, let name):
             provider.appNames[id] = name
         case .pair:
