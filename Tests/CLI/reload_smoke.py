@@ -276,6 +276,35 @@ finally:
 check(f"setup with the source swapped valid/invalid, {installs} runs: never an invalid board installed", bad_installs == 0,
       f"{bad_installs} invalid installs")
 check("setup: the installed board is 0644", oct(os.stat(target).st_mode & 0o777) == "0o644" if os.path.exists(target) else True)
+
+# Mutated board files through setup: installed exactly as given when valid, nothing installed otherwise.
+import random
+rng = random.Random(28)
+original = open(repo + "/Boards/rpi-zero2w.json", "rb").read()
+special = b'\x00"\\{}[]:,/*\n\x1b\x7f\xc2\x80\xff09-.e'
+runs = 40 if quick else 300
+wrong = installed = 0
+for i in range(runs):
+    b = bytearray(original)
+    for _ in range(1 + rng.randrange(4)):
+        at = rng.randrange(len(b) + 1)
+        k = rng.randrange(5)
+        if k == 0 and b: b[min(at, len(b) - 1)] ^= 1 << rng.randrange(8)
+        elif k == 1: b[at:at] = bytes([special[rng.randrange(len(special))]])
+        elif k == 2 and b: del b[min(at, len(b) - 1)]
+        elif k == 3: del b[at:]
+        else: b[at:at] = b[at:at + rng.randrange(40)]
+    with open(src, "wb") as f: f.write(b)
+    if os.path.exists(target): os.unlink(target)
+    rc, _, _ = timed([wristcore, "setup", "--board", src, "--to", target], timeout=20)
+    there = os.path.exists(target)
+    if rc == 0:
+        installed += 1
+        if not there or open(target, "rb").read() != bytes(b): wrong += 1
+    elif there or rc != 2:
+        wrong += 1
+check(f"setup with {runs} mutated board files: valid ones installed byte for byte ({installed}), the rest refused with exit 2 and nothing installed",
+      wrong == 0, f"{wrong} wrong outcomes")
 shutil.rmtree(tmp, ignore_errors=True)
 
 # 8. Smaller doors: the harness line limit is what docs/harness.md says; Do Not Disturb deadlines in range;
