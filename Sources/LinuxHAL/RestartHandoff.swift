@@ -27,7 +27,7 @@ public enum RestartHandoff {
             return
         }
         // No MFD_CLOEXEC: the descriptor must survive execv.
-        let fd = wc_memfd_create("wristcore-handoff", 0)
+        let fd = wc_memfd_create(memfdName, 0)
         if fd < 0 { throw Errno.current.halError("memfd_create") }
         var written = 0
         while written < bytes.count {
@@ -56,11 +56,25 @@ public enum RestartHandoff {
         let value = String(cString: raw)
         _ = unsetenv(variable)
         if value == "absent" { return .absent }
-        guard let fd = Int32(value), fd > 2 else { return .nothing }
+        // Only a descriptor that is one of ours (a variable set by hand could
+        // name any inherited one): left alone otherwise.
+        guard let fd = Int32(value), fd > 2, isHandoff(fd) else { return .nothing }
         defer { _ = CLinux.close(fd) }
         guard lseek(fd, 0, SEEK_SET) == 0, let bytes = try? FileBytes.readAll(fd, path: variable, limit: limit) else {
             return .nothing
         }
         return .bytes(bytes)
+    }
+
+    private static let memfdName = "wristcore-handoff"
+
+    /// Whether `fd` is a memfd `hand` made ("/memfd:wristcore-handoff (deleted)").
+    private static func isHandoff(_ fd: Int32) -> Bool {
+        var target = [UInt8](repeating: 0, count: 128)
+        let n = target.withUnsafeMutableBytes {
+            readlink("/proc/self/fd/\(fd)", $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1)
+        }
+        guard n > 0 else { return false }
+        return target[0..<n].starts(with: Array("/memfd:\(memfdName)".utf8))
     }
 }

@@ -133,7 +133,7 @@ struct DemoCommand: WristcoreCommand {
               wristcore demo
               wristcore demo --speed 2 --board Boards/rpi-zero2w.json
               wristcore demo --frames 200 --png out/
-              wristcore demo --scenario Scenarios/calls.scenario
+              wristcore demo --scenario Scenarios/default.scenario
 
             Scenario files: docs/demo.md.
             """,

@@ -13,7 +13,7 @@ usage: reload_smoke.py path/to/wristcore [--quick]
 """
 import os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
-wristcore = sys.argv[1]
+wristcore = os.path.abspath(sys.argv[1])  # the daemons run in temporary directories
 quick = "--quick" in sys.argv
 repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 passed = failed = 0
