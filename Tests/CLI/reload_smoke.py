@@ -82,6 +82,15 @@ class Daemon:
         return rc
 
 
+def hup(pid):
+    """SIGHUP; False when the process is gone (a daemon a SIGHUP killed)."""
+    try:
+        os.kill(pid, signal.SIGHUP)
+        return True
+    except ProcessLookupError:
+        return False
+
+
 def timed(args, timeout=10, **kw):
     """(exit code or 'hung', seconds, output) of a command that must not hang."""
     t0 = time.time()
@@ -100,12 +109,12 @@ try:
     trials = 3 if quick else 10
     survived = 0
     for gap in [0.001] * trials:
-        os.kill(pid, signal.SIGHUP); time.sleep(gap); os.kill(pid, signal.SIGHUP)
+        hup(pid); time.sleep(gap); hup(pid)
         if d.ready(): survived += 1
     check(f"two SIGHUPs 1 ms apart, {trials} times: still running", survived == trials and d.proc.poll() is None,
           f"{survived}/{trials}, exit {d.proc.poll()}")
     for _ in range(50):
-        os.kill(pid, signal.SIGHUP); time.sleep(0.02)
+        hup(pid); time.sleep(0.02)
     check("a storm of 50 SIGHUPs in a second: still running and answering", d.ready(30) and d.proc.poll() is None,
           f"exit {d.proc.poll()}")
     check("after the storm: same PID", d.proc.pid == pid)
@@ -123,7 +132,7 @@ try:
                         ("/dev/zero", lambda: (os.unlink(d.board), os.symlink("/dev/zero", d.board)))]:
         spoil()
         before = d.logtext()
-        os.kill(d.proc.pid, signal.SIGHUP)
+        hup(d.proc.pid)
         time.sleep(1.0)
         new = d.logtext()[len(before):]
         check(f"SIGHUP with the board file {name}: still running, not restarted",
@@ -140,7 +149,7 @@ try:
     ok = 0
     for i in range(trials):
         with open(d.settings, "w") as f: f.write(VALID_SETTINGS)
-        os.kill(d.proc.pid, signal.SIGHUP)
+        hup(d.proc.pid)
         time.sleep(0.001 + 0.003 * (i % 4) / 3)
         with open(d.settings + ".new", "w") as f: f.write(BROKEN)
         os.rename(d.settings + ".new", d.settings)
@@ -162,7 +171,7 @@ try:
     for name, spoil in spoils:
         spoil()
         before = d.logtext()
-        os.kill(d.proc.pid, signal.SIGHUP)
+        hup(d.proc.pid)
         time.sleep(1.0)
         new = d.logtext()[len(before):]
         check(f"SIGHUP with the settings file {name}: not restarted, the current rules kept",
@@ -180,7 +189,7 @@ try:
         f.write('{ "apps": {' + ",".join('"app.%d": {"mute": true}' % i for i in range(100000)) + "} }")
     before = d.logtext()
     t0 = time.time()
-    os.kill(d.proc.pid, signal.SIGHUP)
+    hup(d.proc.pid)
     answered = d.ready(5)
     took = time.time() - t0
     new = d.logtext()[len(before):]
@@ -190,14 +199,14 @@ try:
     with open(d.settings, "w") as f:
         f.write('{ "apps": {' + ",".join('"%s%d": {"mute": 1}' % (long_id, i) for i in range(3)) + "} }")
     before = d.logtext()
-    os.kill(d.proc.pid, signal.SIGHUP); time.sleep(1.0)
+    hup(d.proc.pid); time.sleep(1.0)
     new = d.logtext()[len(before):]
     longest = max((len(l) for l in new.splitlines()), default=0)
     check("a 20,000-byte app id: every problem line is short", 0 < longest < 400 and "aaaa..." in new, f"longest {longest}")
     with open(d.settings, "w") as f:
         f.write('{ "apps": {' + ",".join('"a%d": {"mute": 1}' % i for i in range(60)) + "} }")
     before = d.logtext()
-    os.kill(d.proc.pid, signal.SIGHUP); time.sleep(1.0)
+    hup(d.proc.pid); time.sleep(1.0)
     new = d.logtext()[len(before):]
     problem_lines = [l for l in new.splitlines() if "settings.json:" in l]
     check("60 problems: 20 lines, then a count", len(problem_lines) == 20 and "and 40 more problem(s)" in new, f"{len(problem_lines)} lines")
