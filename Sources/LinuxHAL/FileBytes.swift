@@ -33,15 +33,20 @@ public enum FileBytes {
     public static func readIfPresent(_ path: String, limit: Int) throws(HALError) -> [UInt8]? {
         guard let raw = try openIfPresent(path) else { return nil }
         defer { _ = CLinux.close(raw) }
-        return try readAll(raw, path: path, limit: limit)
+        return try readAll(raw, regularFileStatus(raw, path), path: path, limit: limit)
     }
 
-    /// What is left of an open regular file, at most `limit` bytes; `path`
-    /// names it in errors.
-    static func readAll(_ raw: Int32, path: String, limit: Int) throws(HALError) -> [UInt8] {
+    /// The `fstat` of an open file, refused unless it is a regular file.
+    static func regularFileStatus(_ raw: Int32, _ path: String) throws(HALError) -> stat {
         var status = stat()
         if fstat(raw, &status) != 0 { throw Errno.current.halError("stat \(path)") }
         if let problem = notRegular(status.st_mode, path) { throw problem }
+        return status
+    }
+
+    /// What is left of an open regular file (`status`: its `regularFileStatus`),
+    /// at most `limit` bytes; `path` names it in errors.
+    static func readAll(_ raw: Int32, _ status: stat, path: String, limit: Int) throws(HALError) -> [UInt8] {
         if status.st_size > limit { throw tooLarge(path, limit) }
         // Sized from fstat (a /proc file says 0 and is read in chunks), never past limit + 1.
         var bytes = [UInt8](repeating: 0, count: min(Int(status.st_size), limit) + 1)
@@ -79,9 +84,7 @@ public enum FileBytes {
             return nil
         }
         defer { _ = CLinux.close(raw) }
-        var status = stat()
-        if fstat(raw, &status) != 0 { throw Errno.current.halError("stat \(path)") }
-        if let problem = notRegular(status.st_mode, path) { throw problem }
+        let status = try regularFileStatus(raw, path)
         if status.st_mode & 0o022 != 0 {
             throw HALError(
                 operation: "read \(path)", errno: EPERM,
@@ -94,7 +97,7 @@ public enum FileBytes {
                 reason: "owned by \(AtomicFile.userName(status.st_uid)); allowed: owned by \(AtomicFile.userName(euid)) (this user) or root")
         }
         try AtomicFile.checkDirectory(AtomicFile.split(path).directory)
-        return try readAll(raw, path: path, limit: limit)
+        return try readAll(raw, status, path: path, limit: limit)
     }
 
     /// A one-line reason when `mode` is not a regular file's, naming what it is.
@@ -114,6 +117,13 @@ public enum FileBytes {
         repeat { raw = wc_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } while raw < 0 && Errno.current == .interrupted
         if raw < 0 { throw Errno.current.halError("create \(path)") }
         defer { _ = CLinux.close(raw) }
+        try writeAll(raw, bytes, path: path)
+    }
+
+    /// Writes all of `bytes` to an open descriptor (retried on EINTR; a
+    /// write that makes no progress is an error, not a spin); `path` names
+    /// it in errors.
+    static func writeAll(_ raw: Int32, _ bytes: [UInt8], path: String) throws(HALError) {
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { CLinux.write(raw, $0.baseAddress! + written, $0.count - written) }

@@ -29,16 +29,9 @@ public enum RestartHandoff {
         // No MFD_CLOEXEC: the descriptor must survive execv.
         let fd = wc_memfd_create(memfdName, 0)
         if fd < 0 { throw Errno.current.halError("memfd_create") }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { CLinux.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n > 0 {
-                written += n
-            } else if Errno.current != .interrupted {
-                let e = Errno.current
-                _ = CLinux.close(fd)
-                throw e.halError("write the handoff of \(variable)")
-            }
+        do throws(HALError) { try FileBytes.writeAll(fd, bytes, path: "the handoff of \(variable)") } catch {
+            _ = CLinux.close(fd)
+            throw error
         }
         if setenv(variable, String(fd), 1) != 0 {
             let e = Errno.current
@@ -60,7 +53,10 @@ public enum RestartHandoff {
         // name any inherited one): left alone otherwise.
         guard let fd = Int32(value), fd > 2, isHandoff(fd) else { return .nothing }
         defer { _ = CLinux.close(fd) }
-        guard lseek(fd, 0, SEEK_SET) == 0, let bytes = try? FileBytes.readAll(fd, path: variable, limit: limit) else {
+        guard lseek(fd, 0, SEEK_SET) == 0,
+            let status = try? FileBytes.regularFileStatus(fd, variable),
+            let bytes = try? FileBytes.readAll(fd, status, path: variable, limit: limit)
+        else {
             return .nothing
         }
         return .bytes(bytes)

@@ -283,17 +283,24 @@ struct OptionalAttributeAssemblerTests {
         ])
     }
 
+    /// The call's response (no MessageSize) ended by the quiet period, the
+    /// calendar's request pending behind it.
+    static func callEndedByTheQuietPeriodCalendarPending() throws -> (DataSourceAssembler, [Outcome]) {
+        let assembler = DataSourceAssembler()
+        try assembler.expectNotificationAttributes(uid: NotificationUID(iosCall.uid), attributes: standardList, tag: 1)
+        var outcomes: [Outcome] = []
+        feed(assembler, [iosCall.bytes], into: &outcomes)
+        assembler.finishWithoutOptionalAttributes { record($0, into: &outcomes) }
+        try assembler.expectNotificationAttributes(uid: NotificationUID(iosCalendar.uid), attributes: standardList, tag: 2)
+        return (assembler, outcomes)
+    }
+
     @Test("a late optional attribute after the quiet end is absorbed, and the next response behind it in the same bytes is kept, at every split")
     func lateOptionalAttributeIsAbsorbed() throws {
         // The call lacked MessageSize (ID 4); it comes after the quiet period, and the calendar's response right behind it.
         let late: [UInt8] = [0x04, 0x03, 0x00, 0x31, 0x31, 0x33]
         for split in splits(late + iosCalendar.bytes, threeWay: false) {
-            let assembler = DataSourceAssembler()
-            try assembler.expectNotificationAttributes(uid: NotificationUID(iosCall.uid), attributes: standardList, tag: 1)
-            var outcomes: [Outcome] = []
-            feed(assembler, [iosCall.bytes], into: &outcomes)
-            assembler.finishWithoutOptionalAttributes { record($0, into: &outcomes) }
-            try assembler.expectNotificationAttributes(uid: NotificationUID(iosCalendar.uid), attributes: standardList, tag: 2)
+            var (assembler, outcomes) = try Self.callEndedByTheQuietPeriodCalendarPending()
             feed(assembler, split, into: &outcomes)
             assembler.finishWithoutOptionalAttributes { record($0, into: &outcomes) }
             #expect(outcomes == [
@@ -306,12 +313,7 @@ struct OptionalAttributeAssemblerTests {
 
     @Test("bytes after the quiet end that are no missing attribute are still a stray episode")
     func strayBytesAfterTheQuietEndAreReported() throws {
-        let assembler = DataSourceAssembler()
-        try assembler.expectNotificationAttributes(uid: NotificationUID(iosCall.uid), attributes: standardList, tag: 1)
-        var outcomes: [Outcome] = []
-        feed(assembler, [iosCall.bytes], into: &outcomes)
-        assembler.finishWithoutOptionalAttributes { record($0, into: &outcomes) }
-        try assembler.expectNotificationAttributes(uid: NotificationUID(iosCalendar.uid), attributes: standardList, tag: 2)
+        var (assembler, outcomes) = try Self.callEndedByTheQuietPeriodCalendarPending()
         feed(assembler, [[0x01, 0x02, 0x00, 0x41, 0x42]], into: &outcomes)  // a Title: the call has its Title
         feed(assembler, [iosCalendar.bytes], into: &outcomes)
         assembler.finishWithoutOptionalAttributes { record($0, into: &outcomes) }

@@ -69,6 +69,13 @@ class Daemon:
             time.sleep(0.05)
         return False
 
+    def reload(self, settle=1.0):
+        """SIGHUP, a moment for the daemon to act; returns what it logged meanwhile."""
+        before = len(self.logtext())
+        hup(self.proc.pid)
+        time.sleep(settle)
+        return self.logtext()[before:]
+
     def logtext(self):
         self.log.flush()
         return open(self.log_path, "rb").read().decode(errors="replace")
@@ -131,10 +138,7 @@ try:
                         ("a FIFO", lambda: (os.path.exists(d.board) and os.unlink(d.board), os.mkfifo(d.board))),
                         ("/dev/zero", lambda: (os.unlink(d.board), os.symlink("/dev/zero", d.board)))]:
         spoil()
-        before = d.logtext()
-        hup(d.proc.pid)
-        time.sleep(1.0)
-        new = d.logtext()[len(before):]
+        new = d.reload()
         check(f"SIGHUP with the board file {name}: still running, not restarted",
               d.proc.poll() is None and "not restarting, still running on the current board" in new and d.ready(5), new[-400:])
 finally:
@@ -170,10 +174,7 @@ try:
               ("larger than 64 KiB", lambda: (os.unlink(d.settings), open(d.settings, "w").write(" " * 70000 + "{}")))]
     for name, spoil in spoils:
         spoil()
-        before = d.logtext()
-        hup(d.proc.pid)
-        time.sleep(1.0)
-        new = d.logtext()[len(before):]
+        new = d.reload()
         check(f"SIGHUP with the settings file {name}: not restarted, the current rules kept",
               d.proc.poll() is None and "not restarting, keeping the current settings" in new, new[-400:])
     check("... and it still answers", d.ready(5))
@@ -198,16 +199,12 @@ try:
     long_id = "a" * 20000
     with open(d.settings, "w") as f:
         f.write('{ "apps": {' + ",".join('"%s%d": {"mute": 1}' % (long_id, i) for i in range(3)) + "} }")
-    before = d.logtext()
-    hup(d.proc.pid); time.sleep(1.0)
-    new = d.logtext()[len(before):]
+    new = d.reload()
     longest = max((len(l) for l in new.splitlines()), default=0)
     check("a 20,000-byte app id: every problem line is short", 0 < longest < 400 and "aaaa..." in new, f"longest {longest}")
     with open(d.settings, "w") as f:
         f.write('{ "apps": {' + ",".join('"a%d": {"mute": 1}' % i for i in range(60)) + "} }")
-    before = d.logtext()
-    hup(d.proc.pid); time.sleep(1.0)
-    new = d.logtext()[len(before):]
+    new = d.reload()
     problem_lines = [l for l in new.splitlines() if "settings.json:" in l]
     check("60 problems: 20 lines, then a count", len(problem_lines) == 20 and "and 40 more problem(s)" in new, f"{len(problem_lines)} lines")
 finally:

@@ -51,16 +51,7 @@ public enum AtomicFile {
         }
         // The umask may have cleared bits.
         if fchmod(fd, mode) != 0 { throw Errno.current.halError("chmod \(temporaryPath)") }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { CLinux.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                let e = Errno.current
-                if e == .interrupted { continue }
-                throw e.halError("write \(temporaryPath)")
-            }
-            written += n
-        }
+        try FileBytes.writeAll(fd, bytes, path: temporaryPath)
         if fsync(fd) != 0 { throw Errno.current.halError("fsync \(temporaryPath)") }
         let closed = CLinux.close(fd)
         ok = true

@@ -68,8 +68,8 @@ extension HarnessJSON {
         }
     }
 
-    /// `["silent","important",...]`, in the order `flags(_:)` lists them.
-    private static func flags(_ f: EventFlags, into line: inout JSONLineBuffer) {
+    /// `["silent","important",...]` into `line` (also `flags(_:)`'s, for the `notifications` reply).
+    static func flags(_ f: EventFlags, into line: inout JSONLineBuffer) {
         line.raw("[")
         var first = true
         func name(_ s: StaticString) {

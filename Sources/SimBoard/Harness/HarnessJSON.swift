@@ -16,14 +16,11 @@ public enum HarnessJSON {
 
     static func optional(_ s: String?) -> String { s.map(string) ?? "null" }
 
+    /// `["silent","important",...]`: the events stream's list, as a String.
     static func flags(_ f: EventFlags) -> String {
-        var names: [String] = []
-        if f.contains(.silent) { names.append("silent") }
-        if f.contains(.important) { names.append("important") }
-        if f.contains(.preExisting) { names.append("preExisting") }
-        if f.contains(.positiveAction) { names.append("positiveAction") }
-        if f.contains(.negativeAction) { names.append("negativeAction") }
-        return "[" + names.map(string).joined(separator: ",") + "]"
+        var line = JSONLineBuffer(capacity: 96)
+        flags(f, into: &line)
+        return String(decoding: line.bytes, as: UTF8.self)
     }
 
     /// The store, newest first.

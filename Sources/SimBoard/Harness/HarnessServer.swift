@@ -197,14 +197,7 @@ public final class HarnessServer {
     }
 
     /// `eventLine` to every `events` subscriber.
-    private func sendEventLine() {
-        eventLinesFormatted &+= 1
-        var i = clients.count
-        while i > 0 {
-            i -= 1
-            if clients[i].streamsEvents { send(eventLine.bytes, to: clients[i]) }
-        }
-    }
+    private func sendEventLine() { sendEvent(eventLine.bytes) }
 
     private func armAppNameTimer() {
         guard notificationEvents.waitingCount > 0 else {
@@ -224,9 +217,11 @@ public final class HarnessServer {
         armAppNameTimer()
     }
 
-    private func sendEvent(_ json: String) {
+    private func sendEvent(_ json: String) { sendEvent(Array((json + "\n").utf8)) }
+
+    /// One `events` line (with its newline) to every subscriber.
+    private func sendEvent(_ line: [UInt8]) {
         eventLinesFormatted &+= 1
-        let line = Array((json + "\n").utf8)
         // Backwards: a client over its limit is dropped from the array here.
         var i = clients.count
         while i > 0 {
@@ -241,7 +236,7 @@ public final class HarnessServer {
         motorLinesFormatted &+= 1
         motorLine.removeAll(keepingCapacity: true)
         motorLine.append(contentsOf: on ? Self.motorOn : Self.motorOff)
-        Self.appendDecimal(instant.nanoseconds, to: &motorLine)
+        JSONLineBuffer.appendDecimal(instant.nanoseconds, to: &motorLine)
         motorLine.append(0x0A)
         // Backwards: a client over its limit is dropped from the array here.
         var i = clients.count
@@ -253,18 +248,6 @@ public final class HarnessServer {
 
     private static let motorOn = Array("motor on ".utf8)
     private static let motorOff = Array("motor off ".utf8)
-
-    /// The decimal digits of `value`, without going through a String.
-    private static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
-        var scale: UInt64 = 1
-        while scale <= value / 10 { scale *= 10 }
-        var rest = value
-        while scale > 0 {
-            out.append(UInt8(truncatingIfNeeded: rest / scale) + 0x30)
-            rest %= scale
-            scale /= 10
-        }
-    }
 
     private func accepted(_ connection: any LineChannel) {
         if clients.count >= limits.clients, let quiet = longestQuiet() {

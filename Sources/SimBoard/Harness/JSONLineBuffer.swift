@@ -62,12 +62,16 @@ struct JSONLineBuffer {
     }
 
     /// A decimal number.
-    mutating func number(_ value: UInt64) {
+    mutating func number(_ value: UInt64) { Self.appendDecimal(value, to: &bytes) }
+
+    /// The decimal digits of `value`, without going through a String (the
+    /// harness's motor lines use it too).
+    static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
         var scale: UInt64 = 1
         while scale <= value / 10 { scale *= 10 }
         var rest = value
         while scale > 0 {
-            bytes.append(UInt8(truncatingIfNeeded: rest / scale) + 0x30)
+            out.append(UInt8(truncatingIfNeeded: rest / scale) + 0x30)
             rest %= scale
             scale /= 10
         }
