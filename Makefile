@@ -1,6 +1,6 @@
 # WristCore: two commands on a fresh Debian 12 / Raspberry Pi OS machine with Swift:
 #   make demo    installs the -dev packages when missing, builds, runs the demo
-#   make test    builds and runs the unit and end-to-end tests (swift test)
+#   make test    builds and runs the unit and end-to-end tests (swift test), the layer and docs checks
 # More: make build [ARCH=] | embedded-check | bench | fuzz | deps | clean | deb [ARCH=] | package-test
 
 SWIFT      ?= swift
@@ -78,6 +78,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	python3 Scripts/check-layers.py
 	$(SWIFT) test --skip-build
+	python3 Tests/Docs/check_docs.py .build/debug/wristcore
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
