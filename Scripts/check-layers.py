@@ -15,13 +15,22 @@ json`) and fails when:
   - a bottom-layer module (HAL, Log) depends on anything or imports Glibc,
     Foundation or a C module;
   - a branch on the board being simulated stands outside the board-devices
-    implementations and the one place that chooses them.
+    implementations and the one place that chooses them;
+  - a module depends on a module of a higher layer (LAYERS, below: the order
+    is data, bottom first);
+  - a source file is longer than FILE_LINE_BUDGET lines (the named
+    exceptions may not grow);
+  - docs/architecture.md's module table (layer, "depends on") or its
+    dependency graph differs from the package: `--write-docs` rewrites both
+    from the package.
 Run from the package root: `python3 Scripts/check-layers.py` (make test runs it).
 `--stats` also prints the line count of every module.
 """
 import json, os, re, subprocess, sys
 
 PLATFORM = {"LinuxHAL", "LinuxLoop", "WristCore", "WristCoreCLI", "wristcore-vm-phone", "wristcore-fonts"}
+# Only these touch file descriptors (the CLIs and the composition root too go through LinuxHAL).
+DESCRIPTORS_ALLOWED = {"LinuxHAL", "LinuxLoop", "wristcore-fonts"}
 FOUNDATION_ALLOWED = {"wristcore-fonts", "FontCompiler"}
 C_MODULES = {"CLinux", "CGPIOD", "CI2C", "CBluetooth"}
 FORBIDDEN = C_MODULES | {"LinuxHAL", "LinuxLoop"}
@@ -33,11 +42,100 @@ PURE = ["HAL", "Loop", "ATTCodec", "GATT", "ANCS", "AMS", "CommandLineOptions", 
 BOTTOM = ["HAL", "Log"]
 # Where `simulated` may decide anything: the two board-devices implementations and the one choice.
 SIMULATED_ALLOWED = re.compile(r"^Sources/(SimBoard/Simulated.*Devices.*|WristCore/LinuxBoardDevices.*|WristCore/BoardDevicesFactory|BoardConfig/.*)\.swift$")
+# The layers, bottom first: a module may depend on its own layer and the ones below.
+LAYERS = [
+    ("HAL", ["HAL", "Log", "LinuxHAL", "CLinux", "CGPIOD", "CI2C", "CBluetooth"]),
+    ("loop", ["Loop", "LinuxLoop"]),
+    ("devices", ["Graphics", "Display", "Input", "Haptics"]),
+    ("GATT", ["ATTCodec", "GATT"]),
+    ("services", ["ANCS", "AMS"]),
+    ("UI", ["Screens"]),
+    ("profiles", ["PhoneServices", "Peripheral"]),
+    ("tools", ["Decode", "CommandLineOptions", "FontCompiler"]),
+    ("app", ["BoardConfig", "Watch"]),
+    ("sim", ["SimBoard"]),
+    ("root", ["WristCore"]),
+    ("CLIs", ["WristCoreCLI", "wristcore-vm-phone", "wristcore-fonts"]),
+]
+LAYER_OF = {m: i for i, (_, ms) in enumerate(LAYERS) for m in ms}
+# One concept per file: longer files are split. The named exceptions are
+# ceilings (they may shrink, not grow) until the architecture issue splits them.
+FILE_LINE_BUDGET = 600
+FILE_LINE_EXCEPTIONS = {
+    "Sources/ANCS/NotificationConsumer.swift": 1076,
+    "Sources/ANCS/DataSourceAssembler.swift": 840,
+    "Sources/Peripheral/BluetoothPeripheral.swift": 731,
+    "Sources/GATT/Bearer/ATTBearer.swift": 609,
+}
+ARCHITECTURE_DOC = "docs/architecture.md"
+GRAPH_BEGIN, GRAPH_END = "<!-- check-layers: graph -->", "<!-- /check-layers: graph -->"
 SYSCALL = re.compile(r"(?<![.\w])(open|openat|close|read|write|socket|bind|listen|accept4?|connect|recv|recvmsg|send|sendmsg|poll|ioctl|epoll_\w+|timerfd_\w+|signalfd|pipe2?|fsync|rename|unlink)\(")
 
 def describe():
     out = subprocess.run(["swift", "package", "describe", "--type", "json"], capture_output=True, text=True, check=True).stdout
     return json.loads(out[out.index("{"):])
+
+def dependency_text(names):
+    names = sorted(names - C_MODULES) + (["C shims"] if names & C_MODULES else [])
+    return ", ".join(names) if names else "nothing"
+
+def check_architecture_doc(targets, deps, write):
+    """The module table's layer and "depends on" cells and the graph block
+    of docs/architecture.md, against the package. Returns problems."""
+    text = open(ARCHITECTURE_DOC, encoding="utf-8").read()
+    problems, lines, seen = [], text.split("\n"), set()
+    rows = []   # (line index, cells, module names)
+    for i, line in enumerate(lines):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("| ") else []
+        if len(cells) != 4 or cells[0] == "layer" or re.fullmatch(r"-+", cells[0]):
+            continue
+        names = [m for m in re.findall(r"`([\w-]+)`", cells[1].split("(")[0]) if m in targets]
+        if names:
+            rows.append((i, cells, names))
+    layer = None
+    for i, cells, names in rows:
+        layer = cells[0] or layer
+        want_layer = LAYERS[LAYER_OF[names[0]]][0] if names[0] in LAYER_OF else "?"
+        want_deps = dependency_text(set().union(*(deps[n] for n in names)))
+        seen.update(names)
+        cells[3] = want_deps if write else cells[3]
+        if write:
+            continue
+        if layer != want_layer:
+            problems.append(f"{ARCHITECTURE_DOC}:{i + 1}: {names[0]} is in layer '{want_layer}', the table says '{layer}' (--write-docs)")
+        if cells[3] != want_deps:
+            problems.append(f"{ARCHITECTURE_DOC}:{i + 1}: {', '.join(names)} depends on {want_deps}, the table says {cells[3]} (--write-docs)")
+    if write and rows:
+        # Top layer first, the table's own order within a layer.
+        ordered = sorted(rows, key=lambda r: (-LAYER_OF.get(r[2][0], -1), r[0]))
+        previous = None
+        for (i, _, _), (_, cells, names) in zip(rows, ordered):
+            name = LAYERS[LAYER_OF[names[0]]][0]
+            cells[0] = name if name != previous else ""
+            previous = name
+            lines[i] = "| " + " | ".join(cells) + " |"
+    missing = sorted(n for n, t in targets.items() if t["type"] != "test" and n not in seen)
+    if missing:
+        problems.append(f"{ARCHITECTURE_DOC}: the module table has no row for {', '.join(missing)}")
+    graph = [GRAPH_BEGIN, "```"]
+    for name, modules in LAYERS:
+        for m in modules:
+            if m in targets and m not in C_MODULES:
+                graph.append(f"{m:20} -> {dependency_text(deps[m])}")
+    graph += ["```", GRAPH_END]
+    text = "\n".join(lines)
+    if GRAPH_BEGIN not in text or GRAPH_END not in text:
+        problems.append(f"{ARCHITECTURE_DOC}: no {GRAPH_BEGIN} ... {GRAPH_END} block")
+    else:
+        start, end = text.index(GRAPH_BEGIN), text.index(GRAPH_END) + len(GRAPH_END)
+        if text[start:end] != "\n".join(graph):
+            if write:
+                text = text[:start] + "\n".join(graph) + text[end:]
+            else:
+                problems.append(f"{ARCHITECTURE_DOC}: the dependency graph differs from the package (--write-docs)")
+    if write:
+        open(ARCHITECTURE_DOC, "w", encoding="utf-8").write(text)
+    return problems
 
 def main():
     pkg = describe()
@@ -60,6 +158,23 @@ def main():
         print(f"  {n:20} -> {', '.join(sorted(deps[n])) or '(nothing)'}" + (f"   [closure {len(c)}]" if c != deps[n] else "") + mark)
         if mark:
             problems.append(f"{n} reaches {', '.join(bad)} (only {', '.join(sorted(PLATFORM))} may)")
+    for n in libs:
+        if n not in LAYER_OF:
+            problems.append(f"{n} has no layer in Scripts/check-layers.py LAYERS")
+            continue
+        for d in sorted(deps[n]):
+            if LAYER_OF.get(d, -1) > LAYER_OF[n]:
+                problems.append(f"{n} ({LAYERS[LAYER_OF[n]][0]}) depends on {d}, a higher layer ({LAYERS[LAYER_OF[d]][0]})")
+    problems += check_architecture_doc(targets, deps, "--write-docs" in sys.argv)
+    for dirpath, _, filenames in os.walk("Sources"):
+        for f in filenames:
+            path = os.path.join(dirpath, f)
+            if not f.endswith(".swift"):
+                continue
+            count = sum(1 for _ in open(path, encoding="utf-8"))
+            limit = FILE_LINE_EXCEPTIONS.get(path, FILE_LINE_BUDGET)
+            if count > limit:
+                problems.append(f"{path}: {count} lines, over its budget of {limit} (one concept per file: split it)")
     for p in PURE:
         if p not in targets:
             problems.append(f"expected module {p} is missing")
@@ -86,10 +201,10 @@ def main():
                     problems.append(f"{path}: imports {m}, which target {n} does not declare")
             if t["type"] != "test" and n not in FOUNDATION_ALLOWED and re.search(r"^import Foundation", text, re.M):
                 problems.append(f"{path}: imports Foundation (the daemon links none; use the stdlib and LinuxHAL)")
-            if n in PLATFORM or t["type"] == "test":
+            if n in DESCRIPTORS_ALLOWED or t["type"] == "test":
                 continue
             code = re.sub(r"//.*", "", text)
-            if re.search(r"\bEpollLoop\b", code):
+            if n not in PLATFORM and re.search(r"\bEpollLoop\b", code):
                 problems.append(f"{path}: names the concrete EpollLoop (take `any EventLoop`)")
             for line_no, line in enumerate(code.split("\n"), 1):
                 if "func " in line:
