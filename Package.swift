@@ -2,7 +2,7 @@
 // WristCore: the firmware-style core of a DIY smartwatch on a Linux SBC.
 //
 // Layers, dependencies pointing downward only (docs/architecture.md has the
-// graph; Scripts/check-layers.sh enforces it in `make test`):
+// graph; Scripts/check-layers.py enforces it in `make test`):
 //   CLIs         WristCoreCLI (the `wristcore` binary), wristcore-vm-phone, wristcore-fonts
 //   root         WristCore: WatchDaemon, Doctor, the Linux board devices, the demo's terminal
 //   sim          SimBoard: simulated board devices, display emulator, simulated iPhone, harness, scenarios

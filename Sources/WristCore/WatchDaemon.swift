@@ -73,12 +73,6 @@ public final class WatchDaemon {
         devicesFactory = devices ?? .matching(board)
     }
 
-    public convenience init(board: Board, logger: Logger, duration: Double?) {
-        var o = Options()
-        o.duration = duration.map { .milliseconds(Int64($0 * 1000)) }
-        self.init(board: board, logger: logger, options: o)
-    }
-
     /// The run loop of a process that drives the motor: every catchable
     /// terminating signal goes through its shutdown steps (motor off).
     static func makeLoop() throws(WristCoreFailure) -> EpollLoop {

@@ -189,11 +189,6 @@ public final class GATTServer: ATTRequestServing {
         return attributes[i].read?() ?? attributes[i].value
     }
 
-    public func setValue(_ value: [UInt8], of handle: UInt16) {
-        guard let i = index(of: handle) else { return }
-        attributes[i].value = value
-    }
-
     /// The CCCD value the peer wrote for the characteristic with `valueHandle`.
     public func clientConfiguration(of valueHandle: UInt16) -> UInt16 {
         guard let i = attributes.firstIndex(where: { $0.cccdOf == valueHandle }) else { return 0 }
