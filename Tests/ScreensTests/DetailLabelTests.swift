@@ -24,11 +24,9 @@ struct DetailLabelTests {
         return (f, labelled, long, unlabelled, clearOnly)
     }
 
-    func render(_ p: Panel, _ uid: NotificationUID, scroll: Int = 0, _ f: Fixture, notice: ActionNotice? = nil)
-        -> MonoImage {
-        p.renderer.render(.detail(uid, scroll: scroll), status: status(), notifications: f.consumer, into: p.fb,
-                          actionNotice: notice)
-        return MonoImage(p.fb)
+    func render(_ p: Panel, _ uid: NotificationUID, scroll: Int = 0, _ f: Fixture, notice: ActionNotice? = nil,
+                sourceLocation: SourceLocation = #_sourceLocation) -> MonoImage {
+        p.render(.detail(uid, scroll: scroll), status(), f.consumer, actionNotice: notice, sourceLocation: sourceLocation)
     }
 
     @Test("128x64: the phone's labels over the buttons; a long label is cut; fallbacks OK / Clear")
