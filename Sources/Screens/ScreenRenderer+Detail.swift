@@ -145,8 +145,13 @@ extension ScreenRenderer {
             headerTop = bands.top
             bodyTop = bands.top + plain.y - plainHeader
         } else {
-            headerTop = plainHeader
-            bodyTop = plain.y
+            // Labels at the bottom take rows from the body: the status bar
+            // gives its rows back, so a title and a message line (16 rows
+            // each for CJK or emoji) still fit above the labels. The header
+            // keeps the notification's time; the link state is on every
+            // other screen.
+            headerTop = 0
+            bodyTop = plain.y - plainHeader
         }
         let body = Rect(x: plain.x, y: bodyTop, width: plain.width, height: max(0, bands.bottom - bodyTop))
         // Labels at a top and a bottom corner of a short panel leave no room
@@ -159,7 +164,7 @@ extension ScreenRenderer {
                               statusBar: false, labelled: false, labelsBelow: false)
         }
         return DetailPage(first: first, maxScroll: last, body: body, headerTop: headerTop,
-                          statusBar: !isCompact && bands.top == 0, labelled: true, labelsBelow: bands.bottom < height)
+                          statusBar: false, labelled: true, labelsBelow: bands.bottom < height)
     }
 
     // MARK: internals
