@@ -53,9 +53,11 @@ extension ScreenRenderer {
                    into fb: Framebuffer) {
         guard !text.isEmpty else { return }
         let pad = Self.labelPad
-        let boxWidth = min(maxWidth, labelNaturalWidth(text))
-        let box = Rect(x: corner.isLeft ? 0 : width - boxWidth, y: corner.isTop ? 0 : height - labelHeight,
-                       width: boxWidth, height: labelHeight)
+        let box = labelBox(text, at: corner, maxWidth: maxWidth)
+        let boxWidth = box.width
+        if let probe = layoutProbe {
+            return probe.recordLabel(Rect(x: box.x + ox, y: box.y + oy, width: box.width, height: box.height))
+        }
         if filled { fill(fb, box) } else { stroke(fb, box) }
         clipped(fb, box.insetBy(1)) {
             line(fb, text, fonts.small, x: box.x + pad, baseline: box.y + 9, maxWidth: boxWidth - 2 * pad,
@@ -63,13 +65,22 @@ extension ScreenRenderer {
         }
     }
 
-    /// A one-line notice in the small font, inverted across the panel, in
-    /// the band of `band` rows from `top` (the call's "Could not answer",
-    /// the detail's "Could not clear").
-    func drawNoticeBand(_ text: UnsafeRawBufferPointer, top: Int, height band: Int, into fb: Framebuffer) {
+    /// The box of a label in its corner, at most `maxWidth` wide.
+    func labelBox(_ text: UnsafeRawBufferPointer, at corner: ButtonCorner, maxWidth: Int) -> Rect {
+        let boxWidth = min(maxWidth, labelNaturalWidth(text))
+        return Rect(x: corner.isLeft ? 0 : width - boxWidth, y: corner.isTop ? 0 : height - labelHeight,
+                    width: boxWidth, height: labelHeight)
+    }
+
+    /// A one-line notice in the small font, inverted, in the band of `band`
+    /// rows from `top`, across the panel or the `columns` given (the call's
+    /// "Could not answer", the detail's "Could not clear").
+    func drawNoticeBand(_ text: UnsafeRawBufferPointer, top: Int, height band: Int,
+                        columns: (x: Int, width: Int)? = nil, into fb: Framebuffer) {
         let h = 11
         let y = top + max(0, (band - h) / 2)
-        fill(fb, Rect(x: 0, y: y, width: width, height: h))
-        line(fb, text, fonts.small, x: 0, baseline: y + 9, maxWidth: width, alignment: .center, ink: .off)
+        let c = columns ?? (0, width)
+        fill(fb, Rect(x: c.x, y: y, width: c.width, height: h))
+        line(fb, text, fonts.small, x: c.x, baseline: y + 9, maxWidth: c.width, alignment: .center, ink: .off)
     }
 }

@@ -23,15 +23,19 @@ extension ScreenRenderer {
         let room = content.bottom - content.top
 
         if isCompact || room < 36 {
-            if let notice { return drawCallNotice(notice, top: top, height: room, into: fb) }
-            // One line: the handset and the caller (or "Incoming call").
+            // One line, between the labels or beside them (`labelFreeArea`).
+            let area = labelFreeArea(positive: positive, negative: negative, rows: 11)
+            if let notice {
+                return drawCallNotice(notice, top: area.y, height: area.height, columns: (area.x, area.width), into: fb)
+            }
+            // The handset and the caller (or "Incoming call").
             let text = caller.isEmpty ? Self.incomingCallTitle.rawBytes : caller
-            let chain = room >= 16 ? fonts.body : fonts.small
-            let ascent = room >= 16 ? maxAscent(chain) : latinAscent(chain)
-            let lineHeight = room >= 16 ? 16 : 10
-            let y = top + max(0, (room - lineHeight) / 2)
-            icon(fb, ic, x: 1, y: y + (lineHeight - ic.height) / 2)
-            line(fb, text, chain, x: ic.width + 4, baseline: y + ascent, maxWidth: width - ic.width - 5)
+            let chain = area.height >= 16 ? fonts.body : fonts.small
+            let ascent = area.height >= 16 ? maxAscent(chain) : latinAscent(chain)
+            let lineHeight = area.height >= 16 ? 16 : 10
+            let y = area.y + max(0, (area.height - lineHeight) / 2)
+            icon(fb, ic, x: area.x + 1, y: y + (lineHeight - ic.height) / 2)
+            line(fb, text, chain, x: area.x + ic.width + 4, baseline: y + ascent, maxWidth: area.width - ic.width - 5)
             return
         }
         if let notice {
@@ -65,8 +69,9 @@ extension ScreenRenderer {
 
 extension ScreenRenderer {
     /// The call's notice: one line of the small font, inverted, centred in
-    /// the band of `band` rows from `top`.
-    func drawCallNotice(_ notice: CallNotice, top: Int, height band: Int, into fb: Framebuffer) {
-        drawNoticeBand(notice.text.rawBytes, top: top, height: band, into: fb)
+    /// the band of `band` rows from `top` (across the panel or `columns`).
+    func drawCallNotice(_ notice: CallNotice, top: Int, height band: Int, columns: (x: Int, width: Int)? = nil,
+                        into fb: Framebuffer) {
+        drawNoticeBand(notice.text.rawBytes, top: top, height: band, columns: columns, into: fb)
     }
 }

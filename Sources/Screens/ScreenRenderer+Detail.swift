@@ -15,11 +15,12 @@ extension ScreenRenderer {
     ///
     /// When the notification offers actions, the phone's action labels
     /// ("Clear", or "OK" / "Clear" when it sent none) stand over the buttons
-    /// that perform them: on 128x64 always (the body ends above them; labels
-    /// at the top corners take the status bar's place), on a compact panel
-    /// on the last page only (`scroll` at `detailMaxScroll`), which leaves
-    /// the header out to keep the body's rows. `notice` ("Could not clear")
-    /// covers the header row, inverted.
+    /// that perform them: on 128x64 always (the body ends above them, in
+    /// whole lines; labels at the top corners take the status bar's place),
+    /// on a compact panel on the last page only (`scroll` at
+    /// `detailMaxScroll`), which leaves the header out to keep the body's
+    /// rows; none when labels at a top and a bottom corner leave no room
+    /// for a line. `notice` ("Could not clear") covers the header row, inverted.
     func drawDetail(_ n: ANCSNotification, scroll: Int, status: StatusInfo, notice: ActionNotice?,
                     into fb: Framebuffer) {
         layoutDetail(n)
@@ -31,10 +32,13 @@ extension ScreenRenderer {
 
         let area = page.body
         let total = detailTotalLines
+        // Over labels, whole lines only: a line cut at their row reads as
+        // covered by them (issue 27); the scroll bar says more follows.
+        let end = page.labelsBelow ? page.first + detailLinesShown(from: page.first, area: area.height) : total
         clipped(fb, area) {
             var y = area.y
             var k = page.first
-            while k < total && y < area.maxY {
+            while k < end && y < area.maxY {
                 y += drawDetailLine(k, n, x: area.x, y: y, into: fb)
                 k += 1
             }
@@ -114,6 +118,8 @@ extension ScreenRenderer {
         var headerTop: Int?
         var statusBar: Bool
         var labelled: Bool
+        /// The body ends at a label row (not at the panel's edge).
+        var labelsBelow: Bool
     }
 
     /// The page for `scroll`, with the notification already laid out.
@@ -121,11 +127,12 @@ extension ScreenRenderer {
         -> DetailPage {
         let plain = detailBodyArea
         let plainHeader = isCompact ? 0 : Self.statusBarHeight + 1
-        guard !labels.positive.isEmpty || !labels.negative.isEmpty else {
+        func unlabelled() -> DetailPage {
             let last = detailMaxScrollForLayout(area: plain.height)
             return DetailPage(first: min(max(scroll, 0), last), maxScroll: last, body: plain, headerTop: plainHeader,
-                              statusBar: !isCompact, labelled: false)
+                              statusBar: !isCompact, labelled: false, labelsBelow: false)
         }
+        guard !labels.positive.isEmpty || !labels.negative.isEmpty else { return unlabelled() }
         let bands = labelBands(positive: labels.positive, negative: labels.negative)
         let headerTop: Int?
         let bodyTop: Int
@@ -138,18 +145,26 @@ extension ScreenRenderer {
             headerTop = bands.top
             bodyTop = bands.top + plain.y - plainHeader
         } else {
-            headerTop = plainHeader
-            bodyTop = plain.y
+            // Labels at the bottom take rows from the body: the status bar
+            // gives its rows back, so a title and a message line (16 rows
+            // each for CJK or emoji) still fit above the labels. The header
+            // keeps the notification's time; the link state is on every
+            // other screen.
+            headerTop = 0
+            bodyTop = plain.y - plainHeader
         }
         let body = Rect(x: plain.x, y: bodyTop, width: plain.width, height: max(0, bands.bottom - bodyTop))
+        // Labels at a top and a bottom corner of a short panel leave no room
+        // for a line (6 rows on 128x32): no labels then; the buttons still act.
+        if detailTotalLines > 0 && body.height < detailLineInk(detailTotalLines - 1) { return unlabelled() }
         let last = detailMaxScrollForLayout(area: body.height)
         let first = min(max(scroll, 0), last)
         if isCompact && first < last {
             return DetailPage(first: first, maxScroll: last, body: plain, headerTop: plainHeader,
-                              statusBar: false, labelled: false)
+                              statusBar: false, labelled: false, labelsBelow: false)
         }
         return DetailPage(first: first, maxScroll: last, body: body, headerTop: headerTop,
-                          statusBar: !isCompact && bands.top == 0, labelled: true)
+                          statusBar: false, labelled: true, labelsBelow: bands.bottom < height)
     }
 
     // MARK: internals

@@ -9,17 +9,22 @@ extension ScreenRenderer {
     /// in the large font, "Confirm" over the positive button and "Reject"
     /// over the negative one. No status bar.
     func drawPairing(passkey: UInt32, into fb: Framebuffer) {
-        let content = drawButtonLabels(positive: Self.confirmLabel.rawBytes, negative: Self.rejectLabel.rawBytes, into: fb)
-        var top = content.top
-        if !isCompact && content.bottom - content.top >= 36 {
-            line(fb, Self.pairingTitle, fonts.small, x: 0, baseline: top + 9, maxWidth: width, alignment: .center)
-            top += 12
+        let confirm = Self.confirmLabel.rawBytes, reject = Self.rejectLabel.rawBytes
+        drawButtonLabels(positive: confirm, negative: reject, into: fb)
+        let inkHeight = digitInkTop - digitInkBottom + 1
+        // Between the labels, or beside them when they leave too few rows.
+        var area = labelFreeArea(positive: confirm, negative: reject, rows: inkHeight)
+        if !isCompact && area.height >= 36 {
+            line(fb, Self.pairingTitle, fonts.small, x: area.x, baseline: area.y + 9, maxWidth: area.width,
+                 alignment: .center)
+            area.y += 12
+            area.height -= 12
         }
         let code = Int(passkey % 1_000_000)
         scratch.clear().append(decimal: code / 1000, width: 3).append(" ").append(decimal: code % 1000, width: 3)
         // Centre the digits' ink in the rows left.
-        let inkHeight = digitInkTop - digitInkBottom + 1
-        let inkY = top + max(0, (content.bottom - top - inkHeight) / 2)
-        line(fb, scratch.bytes, fonts.large, x: 0, baseline: inkY + digitInkTop, maxWidth: width, alignment: .center)
+        let inkY = area.y + max(0, (area.height - inkHeight) / 2)
+        line(fb, scratch.bytes, fonts.large, x: area.x, baseline: inkY + digitInkTop, maxWidth: area.width,
+             alignment: .center)
     }
 }

@@ -25,6 +25,8 @@ public final class ScreenRenderer {
     /// Whether an app's notifications hide their content, by AppIdentifier
     /// bytes (the settings file's `hideContent`); set once, nil: none does.
     public var contentHidden: ((UnsafeRawBufferPointer) -> Bool)?
+    /// Tests only: draw the content without labels or clips (`LayoutProbe`).
+    public var layoutProbe: LayoutProbe?
 
     // Composed text (times, dates, counts, ages) and the watch's name.
     let scratch = TextScratch(capacity: 48)
@@ -109,6 +111,7 @@ public final class ScreenRenderer {
         ox = shift.x
         oy = shift.y
         ancsHealth = notifications.health.state
+        layoutProbe?.startFrame()
         defer {
             ox = 0
             oy = 0
@@ -162,8 +165,10 @@ public final class ScreenRenderer {
         fb.draw(b, x: x + ox, y: y + oy, ink: ink)
     }
 
-    /// Runs `body` with the clip narrowed to `r` (offset by the shift).
+    /// Runs `body` with the clip narrowed to `r` (offset by the shift);
+    /// unclipped under a `LayoutProbe`, which must see what a clip would cut.
     func clipped(_ fb: Framebuffer, _ r: Rect, _ body: () -> Void) {
+        if layoutProbe != nil { return body() }
         fb.withClip(Rect(x: r.x + ox, y: r.y + oy, width: r.width, height: r.height), body)
     }
 

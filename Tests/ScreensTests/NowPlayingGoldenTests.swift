@@ -29,14 +29,13 @@ struct NowPlayingGoldenTests {
         return m
     }
 
-    func render(_ media: MediaState?, height: Int, at now: MonotonicInstant = reported, notice: MediaNotice? = nil)
-        -> MonoImage
+    func render(_ media: MediaState?, height: Int, at now: MonotonicInstant = reported, notice: MediaNotice? = nil,
+                sourceLocation: SourceLocation = #_sourceLocation) -> MonoImage
     {
         let f = Fixture()
         let content = media.map { NowPlayingContent(media: $0, now: now, notice: notice) }
-        let p = Panel(height: height)
-        p.renderer.render(.nowPlaying, status: status(), notifications: f.consumer, into: p.fb, nowPlaying: content)
-        return MonoImage(p.fb)
+        return Panel(height: height).render(.nowPlaying, status(), f.consumer, nowPlaying: content,
+                                            sourceLocation: sourceLocation)
     }
 
     @Test("playing: player, title, artist, 1:23 of 5:37 with the bar, the play glyph")

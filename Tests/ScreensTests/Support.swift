@@ -188,11 +188,19 @@ struct Panel {
         fb = Framebuffer(width: width, height: height)
     }
 
+    /// Renders into `fb`, then checks that no label covers content (`LabelCoverage`).
     @discardableResult
     func render(_ screen: Screen, _ status: StatusInfo = status(), _ notifications: NotificationConsumer,
-                shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil) -> MonoImage {
-        renderer.render(screen, status: status, notifications: notifications, into: fb, shift: shift, callNotice: callNotice)
-        return MonoImage(fb)
+                shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil, actionNotice: ActionNotice? = nil,
+                nowPlaying: NowPlayingContent? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> MonoImage {
+        let draw = { (into: Framebuffer) in
+            renderer.render(screen, status: status, notifications: notifications, into: into, shift: shift,
+                            callNotice: callNotice, actionNotice: actionNotice, nowPlaying: nowPlaying)
+        }
+        draw(fb)
+        let image = MonoImage(fb)
+        LabelCoverage.expectNothingCovered(renderer, screen, sourceLocation: sourceLocation, draw)
+        return image
     }
 
     static let tall = (width: 128, height: 64)
