@@ -172,7 +172,8 @@ let package = Package(
                 "PhoneServices",  // PhoneClock / CurrentTime: the phone's time handed to the controller
                 "LinuxHAL",  // FileBytes, to read the shipped fonts; the code under test never touches a descriptor
                 "Log",
-            ]),
+            ],
+            exclude: ["Golden"]),
         .testTarget(
             name: "WristCoreTests",
             dependencies: [
