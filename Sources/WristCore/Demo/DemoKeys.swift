@@ -113,15 +113,15 @@ public enum DemoKeyNames {
     /// or low terminal. `answers` adds "= yes" / "= no" (the self-test).
     public static func legend(ascii: Bool, short: Bool, gestures: Bool, answers: Bool = false) -> [String] {
         var items: [String] = []
-        for role in ButtonRole.allCases {
+        for role in [ButtonRole.positive, .negative, .up, .down, .select, .back] {
             var name = role.rawValue
             if answers && role == .positive { name += "=yes" }
             if answers && role == .negative { name += "=no" }
             items.append(short ? (shortKey(role) + " " + name) : (keys(role, ascii: ascii) + " " + name))
         }
         if gestures {
-            items.append(short ? "Shift: long" : "Shift+key = long press (Y N K J S B)")
-            items.append(short ? "2 key: double" : "2 then a key = double press")
+            items.append(short ? "Shift+key: long" : "Shift+key = long press (Y N K J S B)")
+            items.append(short ? "2+key: double" : "2 then a key = double press")
         }
         items.append("q quit")
         return items

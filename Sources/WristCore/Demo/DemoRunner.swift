@@ -60,6 +60,8 @@ public final class DemoRunner {
         o.settings.dimAfter = .seconds(45)
         o.settings.offAfter = .seconds(600)
         o.keepPowerSettings = true
+        // Do Not Disturb is one key away in the demo: it must not touch the real watch's state.
+        o.keepsDoNotDisturb = false
         return WatchDaemon(board: board, logger: logger, options: o, devices: .simulated)
     }
 
