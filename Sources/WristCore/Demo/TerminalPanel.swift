@@ -54,17 +54,20 @@ public enum TerminalPanel {
     ///   below when the rows are;
     /// - else braille, with one more row under it saying how big the
     ///   terminal would have to be for half blocks;
-    /// - ASCII when the terminal is not UTF-8 or `forced` says so; `forced`
-    ///   otherwise picks the style with no enlarge line.
+    /// - ASCII when the terminal is not UTF-8; `forced` picks the style
+    ///   instead, with no enlarge line.
+    ///
+    /// The lines around the panel are plain ASCII (`Layout.ascii`) when the
+    /// terminal is not UTF-8 or the style is ASCII.
     public static func layout(width: Int, height: Int, terminal: Size, footerRows: Int, utf8: Bool, forced: Style? = nil) -> Layout {
         let ascii = !utf8 || forced == .ascii
         var style: Style
         var sharperAt: Size?
         let blocks = Size(columns: width, rows: (height + 1) / 2 + footerRows)
-        if ascii {
-            style = .ascii
-        } else if let forced {
+        if let forced {
             style = forced
+        } else if !utf8 {
+            style = .ascii
         } else if terminal.columns >= blocks.columns && terminal.rows >= blocks.rows {
             style = .halfBlocks
         } else {
@@ -98,7 +101,7 @@ public enum TerminalPanel {
         let (cw, ch) = style.cell
         let columns = (image.width + cw - 1) / cw
         let rows = (image.height + ch - 1) / ch
-        let (h, v, tl, tr, bl, br) = style == .ascii ? ("-", "|", "+", "+", "+", "+") : ("─", "│", "┌", "┐", "└", "┘")
+        let (h, v, tl, tr, bl, br) = style == .ascii || layout.ascii ? ("-", "|", "+", "+", "+", "+") : ("─", "│", "┌", "┐", "└", "┘")
         let side = layout.sides ? v : ""
         var out: [String] = []
         let rule = String(repeating: h, count: columns)
