@@ -117,11 +117,12 @@ struct DemoCommand: WristcoreCommand {
             missed call, a calendar alert and mail); the OLED is drawn in the terminal and \
             keys press the buttons:
 
-              y Enter Right   positive (Answer, open)     n Backspace Left   negative (Decline, Clear)
-              k Up            up                          j Down             down
-              s space         select                      b Esc              back
-              capital letter (Y N K J S B) or Shift+arrow: a long press of that button
-              2 then a key:   a double press              q Ctrl-C           quit
+              y Enter Right  positive (Answer)     n Backspace Left  negative (Decline)
+              k Up           up                    j Down            down
+              s space        select                b Esc             back
+              Y N K J S B or Shift+arrow: a long press of that button
+              2 then a key:  a double press        q Ctrl-C          quit
+
             The presses last as the board's input timing says, so the watch tells them \
             apart as it does real ones: Y on the clock opens Do Not Disturb. A double \
             press counts on the positive button of a board without up/down buttons \
