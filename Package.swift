@@ -178,7 +178,7 @@ let package = Package(
             name: "WristCoreTests",
             dependencies: [
                 "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ANCS", "AMS", "Screens",
-                "Graphics", "Haptics", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
+                "Graphics", "Haptics", "Input", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
                 "Log",
             ],
             exclude: ["EndToEnd/Golden"]),

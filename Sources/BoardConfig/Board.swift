@@ -96,6 +96,11 @@ public struct InputTiming: Equatable, Sendable {
     public var debounce: Duration
     public var longPress: Duration
     public var doublePress: Duration
+    public init(debounce: Duration, longPress: Duration, doublePress: Duration) {
+        self.debounce = debounce
+        self.longPress = longPress
+        self.doublePress = doublePress
+    }
     public static let defaults = InputTiming(debounce: .milliseconds(20), longPress: .milliseconds(600), doublePress: .milliseconds(300))
 }
 

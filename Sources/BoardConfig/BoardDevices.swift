@@ -15,6 +15,10 @@ public protocol BoardDevices: AnyObject {
     var hardwareNote: String? { get }
     /// Where the display is, for the start-up log ("/dev/i2c-1", "the emulator").
     var displayLocation: String { get }
+    /// True when the devices are real pins and buses, so advice about wires,
+    /// `gpioinfo` and `i2cdetect` applies; false on the simulated board,
+    /// whose buttons only keys and the harness press (the self-test says so).
+    var isWired: Bool { get }
 
     /// Checks, before anything is opened, that the devices are there, free and
     /// usable with the options given; throws a failure that says how to fix it.

@@ -6,16 +6,27 @@ import HAL
 /// script format (`PhoneScript`, see docs/demo.md) plus two watch-side verbs:
 ///
 ///     press positive        # press and release a button
-///     hold negative 800     # hold a button for 800 ms (a long press)
+///     long positive         # a long press (the board's long-press time)
+///     double positive       # a double press (inside the board's window)
+///     hold negative 800     # hold a button for 800 ms
 ///
-/// `wait` lines move the timeline for both.
+/// `wait` lines move the timeline for both. The edges of each step come from
+/// `ButtonPress` and the board's input timing, when the demo runs.
 public struct DemoScenario: Equatable, Sendable {
     /// A button step at a point of the timeline (scenario time, speed 1).
     public struct ButtonStep: Equatable, Sendable {
         public var at: Duration
         public var role: ButtonRole
-        public var hold: Duration
+        public var press: ButtonPress
+        public init(at: Duration, role: ButtonRole, press: ButtonPress) {
+            self.at = at
+            self.role = role
+            self.press = press
+        }
     }
+
+    /// The verbs that press a button.
+    public static let buttonVerbs = ["press", "long", "double", "hold"]
 
     public var phoneEvents: [PhoneEvent]
     public var buttonSteps: [ButtonStep]
@@ -33,18 +44,20 @@ public struct DemoScenario: Equatable, Sendable {
             func fail(_ message: String) -> WristCoreFailure {
                 WristCoreFailure("\(file):\(index + 1): \(message)", exitCode: WristCoreExit.usageOrConfiguration)
             }
-            if verb == "press" || verb == "hold" {
+            if buttonVerbs.contains(verb) {
                 guard words.count >= 2, let role = ButtonRole(rawValue: words[1]) else {
                     throw fail("\(verb) needs a button: \(ButtonRole.allCases.map { $0.rawValue }.joined(separator: ", "))")
                 }
-                var hold = Duration.milliseconds(80)
-                if verb == "hold" {
+                let press: ButtonPress
+                switch verb {
+                case "hold":
                     guard words.count == 3, let ms = Int(words[2]), ms > 0 else { throw fail("hold BUTTON MILLISECONDS, e.g. hold negative 800") }
-                    hold = .milliseconds(ms)
-                } else if words.count != 2 {
-                    throw fail("press takes one button")
+                    press = .hold(.milliseconds(ms))
+                default:
+                    guard words.count == 2 else { throw fail("\(verb) takes one button") }
+                    press = verb == "long" ? .long : verb == "double" ? .double : .press
                 }
-                buttons.append(ButtonStep(at: now, role: role, hold: hold))
+                buttons.append(ButtonStep(at: now, role: role, press: press))
                 continue
             }
             let events: [PhoneEvent]
@@ -65,7 +78,7 @@ public struct DemoScenario: Equatable, Sendable {
         func scale(_ d: Duration) -> Duration { .nanoseconds(Int64(Double(d.nanosecondsClamped) / speed)) }
         return DemoScenario(
             phoneEvents: phoneEvents.map { if case .wait(let d) = $0 { .wait(scale(d)) } else { $0 } },
-            buttonSteps: buttonSteps.map { ButtonStep(at: scale($0.at), role: $0.role, hold: $0.hold) },
+            buttonSteps: buttonSteps.map { ButtonStep(at: scale($0.at), role: $0.role, press: $0.press) },
             length: scale(length))
     }
 }

@@ -48,6 +48,7 @@ public final class SimulatedBoardDevices: BoardDevices {
 
     public var hardwareNote: String? { "simulated hardware" }
     public var displayLocation: String { "the emulator" }
+    public var isWired: Bool { false }
 
     public func preflight() throws(WristCoreFailure) {}
 

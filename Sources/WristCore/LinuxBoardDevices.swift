@@ -38,6 +38,7 @@ public final class LinuxBoardDevices: BoardDevices {
 
     public var hardwareNote: String? { nil }
     public var displayLocation: String { board.display.devicePath }
+    public var isWired: Bool { true }
 
     /// Refuses a board whose devices are missing or busy, saying how to fix it.
     public func preflight() throws(WristCoreFailure) {

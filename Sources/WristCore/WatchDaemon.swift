@@ -43,6 +43,10 @@ public final class WatchDaemon {
         public var keepPowerSettings = false
         /// Where bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore).
         public var stateDirectory: String?
+        /// Take up the Do Not Disturb state kept in the state directory, and
+        /// keep every change there (false: the demo, a show that must not
+        /// change the real watch's state).
+        public var keepsDoNotDisturb = true
         /// The `--board` argument, checked again before a SIGHUP restarts
         /// (nil: not checked, as in tests that pass a `Board`).
         public var boardArgument: String?
@@ -162,7 +166,7 @@ public final class WatchDaemon {
             self.watch = watch
             watch.model.disconnectAlertDelay = board.bluetooth.disconnectAlert
             watch.model.userSettings = userSettings
-            keepDoNotDisturb(watch.model, loop: loop)
+            if options.keepsDoNotDisturb { keepDoNotDisturb(watch.model, loop: loop) }
             buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
             if let path = try Self.endpointPath(options.harnessEndpoint, flag: "--harness") {
                 let server: HarnessServer

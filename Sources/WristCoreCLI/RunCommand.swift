@@ -117,13 +117,22 @@ struct DemoCommand: WristcoreCommand {
             missed call, a calendar alert and mail); the OLED is drawn in the terminal and \
             keys press the buttons:
 
-              → y Enter   positive (Answer, open)      ← n Backspace   negative (Decline, Clear)
-              ↑ ↓         up / down                    space           select
-              Esc b       back                         q Ctrl-C        quit
+              y Enter Right  positive (Answer)     n Backspace Left  negative (Decline)
+              k Up           up                    j Down            down
+              s space        select                b Esc             back
+              Y N K J S B or Shift+arrow: a long press of that button
+              2 then a key:  a double press        q Ctrl-C          quit
 
-            The panel is drawn with half blocks when the terminal is wide enough, braille \
-            dots in a plain 80x24 terminal, ASCII when the terminal is not UTF-8. The \
-            terminal is restored on exit and on Ctrl-C.
+            The presses last as the board's input timing says, so the watch tells them \
+            apart as it does real ones: Y on the clock opens Do Not Disturb. A double \
+            press counts on the positive button of a board without up/down buttons \
+            (--board Boards/rpi-zero2w.json); elsewhere it is two presses. The line under \
+            the panel names every press, yours and the scenario's.
+
+            The panel is drawn with half blocks when the terminal has room (128x34 for a \
+            128x64 panel), braille dots otherwise (a plain 80x24 terminal; a line says how \
+            big the terminal must be for half blocks), plain ASCII when the terminal is \
+            not UTF-8 or with --style ascii. The terminal is restored on exit and on Ctrl-C.
 
             Without a terminal (CI), give --frames N: N frames of 100 ms of watch time are \
             rendered with a stepped clock, the same on every run; --png DIR writes each \

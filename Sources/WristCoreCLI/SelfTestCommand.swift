@@ -2,6 +2,7 @@ import BoardConfig
 import CommandLineOptions
 import CLinux
 import HAL
+import LinuxHAL
 import Log
 import WristCore
 
@@ -22,6 +23,11 @@ struct SelfTestCommand: WristcoreCommand {
             Then a summary of every step on both. The motor is off on every way out, \
             Ctrl-C and other signals included.
 
+            --board sim in a terminal draws the emulated panel there, and keys press the \
+            simulated buttons: y or Enter positive (yes), n or Backspace negative (no), \
+            k up, j down, s or space select, b or Esc back, q stops. Without a terminal, \
+            press them through --harness (a script), or use --quick.
+
             --quick needs nobody: it opens every device, initialises the display and draws \
             the pattern, requests every button line and reads its level (a line stuck \
             pressed fails), pulses the motor for 150 ms, and prints the summary.
@@ -33,6 +39,7 @@ struct SelfTestCommand: WristcoreCommand {
             Examples:
               wristcore selftest --board Boards/rpi-zero2w.json
               wristcore selftest --board Boards/rpi-zero2w.json --quick
+              wristcore selftest --board sim
               wristcore selftest --board sim --harness unix:/tmp/wc-harness.sock --timeout 30
 
             Details and an example session: docs/selftest.md.
@@ -79,7 +86,9 @@ struct SelfTestCommand: WristcoreCommand {
         options.quick = quick
         options.stepTimeout = .milliseconds(Int64(timeout * 1000))
         options.harnessEndpoint = harness
-        let summary = try SelfTestRunner.run(board: loaded, options: options, logger: Logger(label: "wristcore.selftest")) { line in
+        // On the simulated board a terminal shows the panel and its keys press the buttons.
+        let terminal = quick ? nil : Terminal()
+        let summary = try SelfTestRunner.run(board: loaded, options: options, logger: Logger(label: "wristcore.selftest"), terminal: terminal) { line in
             print(line)
             fflush(nil)  // a pipe (tests, tee) sees each step as it happens
         }

@@ -9,13 +9,18 @@
 2. the same with the wrong button pressed once and one button left alone:
    the summary names it and the exit code is 1;
 3. --quick --board sim: exit 0 and the summary;
-4. SIGINT during the motor step: the motor's last event is "off", exit 1.
+4. SIGINT during the motor step: the motor's last event is "off", exit 1;
+5. no terminal and no --harness on the simulated board: one line saying how
+   to press through --harness, exit 2;
+6. in a pseudo-terminal (120x40): the emulated panel is drawn there, the
+   demo's keys answer every step (y, n, s, k, j, b), the motor shows as
+   BZZZ; the terminal is restored and the whole text printed, exit 0.
 
 Prints 'N passed, M failed'.
 
 usage: selftest_smoke.py path/to/wristcore
 """
-import json, os, signal, socket, subprocess, sys, tempfile, time
+import fcntl, json, os, pty, select, signal, socket, struct, subprocess, sys, tempfile, termios, time
 
 wristcore = sys.argv[1]
 tmp = tempfile.mkdtemp(prefix="wc-selftest-")
@@ -155,7 +160,9 @@ out, _ = proc.communicate(timeout=20)
 check("failed step: exit 1", proc.returncode == 1, "rc=%s" % proc.returncode)
 check("failed step: the wrong press reported with its line", "got BACK (sim line 5), not SELECT" in out, out)
 check("failed step: the summary", "FAIL  up        not pressed within 2 s" in out
-      and "buttons[up].chip and .line" in out and "Self-test FAILED: 1 of 8 steps" in out, out)
+      and "'press up' with --harness" in out and "Self-test FAILED: 1 of 8 steps" in out, out)
+check("failed step: no wiring advice on the simulated board",
+      not any(w in out for w in ("gpioinfo", "i2cdetect", "wire", "activeLow", "pull-up", "swap their")), out)
 
 # 3. --quick on the simulated board.
 quick = subprocess.run([wristcore, "selftest", "--board", "sim", "--quick", "--log-level", "warning"],
@@ -189,6 +196,57 @@ out, _ = proc.communicate(timeout=20)
 check("SIGINT: exit 1", interrupted and proc.returncode == 1, "rc=%s" % proc.returncode)
 check("SIGINT: the motor's last event is off", h.motor and h.motor[-1].startswith("motor off"), h.motor)
 check("SIGINT: the summary", "interrupted by SIGINT" in out and "Self-test INTERRUPTED by SIGINT: 7 of 8 steps passed" in out, out)
+
+# 5. No terminal, no harness: nothing could press a button; one line says how.
+alone = subprocess.run([wristcore, "selftest", "--board", "sim", "--log-level", "warning"],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+check("no terminal: exit 2 at once", alone.returncode == 2, "rc=%s" % alone.returncode)
+check("no terminal: one line on how to press through --harness",
+      alone.stdout == "" and alone.stderr.count("\n") == 1 and "--harness unix:" in alone.stderr
+      and "'press positive'" in alone.stderr, alone.stdout + alone.stderr)
+
+# 6. In a terminal: the panel drawn there, keys press the buttons.
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["LANG"] = "C.UTF-8"
+    os.execv(wristcore, [wristcore, "selftest", "--board", "sim", "--log-level", "warning", "--timeout", "20"])
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+screen = b""
+def read_until(pred, deadline=15):
+    global screen
+    end = time.time() + deadline
+    while time.time() < end and not pred(screen):
+        r, _, _ = select.select([fd], [], [], 0.05)
+        if r:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                return False
+            if not data: return False
+            screen += data
+    return pred(screen)
+def tail(): return screen[-4000:].decode("utf-8", "replace")
+# The pattern's two-pixel edges are full braille cells.
+shown = read_until(lambda s: b"Is the picture right?" in s and "\u28ff".encode() in s)
+check("terminal: the panel in braille at 120x40, with the size half blocks need", shown
+      and b"enlarge the terminal to 128x40 for a sharper panel" in screen, tail())
+motor_seen = False
+for key, wait in ((b"y", b"press POSITIVE"), (b"y", b"press NEGATIVE"), (b"n", b"press SELECT"), (b" ", b"press UP"),
+                  (b"\x1b[A", b"press DOWN"), (b"j", b"press BACK"), (b"b", b"Felt it?")):
+    os.write(fd, key)
+    if not read_until(lambda s, w=wait: s.count(w) >= 1):
+        check("terminal: the step after %r" % key, False, tail()); break
+    if wait == b"Felt it?":
+        motor_seen = read_until(lambda s: "BZZZ".encode() in s.split(b"Felt it?")[-1], 5)
+os.write(fd, b"y")
+read_until(lambda s: b"Self-test PASSED" in s, 10)
+_, status = os.waitpid(pid, 0)
+text = screen.decode("utf-8", "replace")
+check("terminal: exit 0", os.WEXITSTATUS(status) == 0, "status=%s" % status)
+check("terminal: the motor shows as BZZZ under the panel", motor_seen, tail())
+check("terminal: restored, then the whole text with the summary", "\x1b[?1049l" in text
+      and "Self-test PASSED: all 8 steps" in text.split("\x1b[?1049l")[-1]
+      and "NEGATIVE pressed (sim line 1)" in text.split("\x1b[?1049l")[-1], tail())
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -120,6 +120,7 @@ import WristCore
         }
         var hardwareNote: String? { base.hardwareNote }
         var displayLocation: String { base.displayLocation }
+        var isWired: Bool { base.isWired }
         func preflight() throws(WristCoreFailure) { try base.preflight() }
         func openDisplay(_ wiring: DisplayWiring) throws(HALError) -> any I2CTransport { try base.openDisplay(wiring) }
         func openButton(_ wiring: ButtonWiring, debounce: Duration) throws(HALError) -> any ButtonLine {

@@ -26,13 +26,16 @@ final class SelfTestBench {
         do { return try ScreenFonts.standard(loader: loader) } catch { fatalError("\(error)") }
     }()
 
-    /// - Parameter wrap: puts a test double around the simulated devices (a failing bus, a stuck line ...).
-    init(board: Board = BoardLoader.builtInSimulated, quick: Bool = false, timeout: Duration = .seconds(15),
+    /// - Parameters:
+    ///   - wired: the simulated devices behind `AlteredDevices`, which says they
+    ///     are wired, so the advice is a real board's (pins, wires, gpioinfo).
+    ///   - wrap: puts a test double around the simulated devices (a failing bus, a stuck line ...).
+    init(board: Board = BoardLoader.builtInSimulated, quick: Bool = false, timeout: Duration = .seconds(15), wired: Bool = false,
          wrap: ((SimulatedBoardDevices) -> any BoardDevices)? = nil) {
         var logger = Logger(label: "selftest-tests")
         logger.logLevel = .critical
         simulated = SimulatedBoardDevices(board: board, loop: loop, sockets: UnixLocalSockets(), logger: logger)
-        devices = wrap?(simulated) ?? simulated
+        devices = wrap?(simulated) ?? (wired ? AlteredDevices(simulated) as any BoardDevices : simulated)
         var options = SelfTestOptions()
         options.quick = quick
         options.stepTimeout = timeout
@@ -89,7 +92,8 @@ final class SelfTestBench {
 }
 
 /// The simulated devices with one thing changed: the display's transport,
-/// a button line, or the motor line.
+/// a button line, or the motor line; and they say they are wired (a real
+/// board on /dev/i2c-1), so the self-test's advice is about the wiring.
 final class AlteredDevices: BoardDevices {
     let base: SimulatedBoardDevices
     var display: ((DisplayWiring) throws(HALError) -> any I2CTransport)?
@@ -99,6 +103,7 @@ final class AlteredDevices: BoardDevices {
 
     var hardwareNote: String? { base.hardwareNote }
     var displayLocation: String { "/dev/i2c-1" }
+    var isWired: Bool { true }
     func preflight() throws(WristCoreFailure) {}
     func openDisplay(_ wiring: DisplayWiring) throws(HALError) -> any I2CTransport {
         if let display { return try display(wiring) }

@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func aStepWithoutAnAnswerFailsAfterItsTimeout() {
-        let bench = SelfTestBench(timeout: .seconds(15))
+        let bench = SelfTestBench(timeout: .seconds(15), wired: true)
         bench.start()
         bench.loop.advance(by: .milliseconds(14_900))
         #expect(bench.sequence.step == .display && bench.sequence.summary.results.isEmpty)
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func anotherButtonsPressIsReportedWithItsLine() {
-        let bench = SelfTestBench()
+        let bench = SelfTestBench(wired: true)
         bench.start()
         bench.answerYesOrPress()
         #expect(bench.sequence.step == .button(.positive))
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func noToTheDisplayFailsItWithTheFieldsToCheck() {
-        let bench = SelfTestBench()
+        let bench = SelfTestBench(wired: true)
         bench.start()
         #expect(bench.output.contains("set display.controller to \"sh1106\""))
         #expect(bench.output.contains("set display.height to 32"))
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func aMotorLineFailureFailsTheMotorStep() {
-        let bench = SelfTestBench()
+        let bench = SelfTestBench(wired: true)
         bench.start()
         while bench.sequence.step != .motor { bench.answerYesOrPress() }
         // The step began already; fail the next activation (the second pulse).
@@ -161,7 +161,7 @@ import Testing
     }
 
     @Test func aLineStuckPressedIsPointedOutWhenItsStepTimesOut() {
-        let bench = SelfTestBench()
+        let bench = SelfTestBench(wired: true)
         bench.start()
         // Held from the start (a line stuck pressed, or activeLow the wrong way round).
         #expect(bench.simulated.setButton(.select, active: true))

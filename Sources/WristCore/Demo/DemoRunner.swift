@@ -7,6 +7,7 @@ import Log
 import Loop
 import Peripheral
 import Screens
+import Watch
 import SimBoard
 
 /// `wristcore demo`: the watch on simulated hardware, a simulated iPhone
@@ -59,20 +60,52 @@ public final class DemoRunner {
         o.settings.dimAfter = .seconds(45)
         o.settings.offAfter = .seconds(600)
         o.keepPowerSettings = true
+        // Do Not Disturb is one key away in the demo: it must not touch the real watch's state.
+        o.keepsDoNotDisturb = false
         return WatchDaemon(board: board, logger: logger, options: o, devices: .simulated)
     }
 
-    private func scheduleButtons(_ daemon: WatchDaemon, loop: EpollLoop) {
+    /// Plays the scenario's button steps with `hand`, each named through `noted` as it starts.
+    private func scheduleScenarioPresses(_ hand: ButtonHand, loop: EpollLoop, noted: @escaping (String) -> Void) {
+        let timing = board.input
         for step in options.scenario.scaled(by: options.speed).buttonSteps {
-            // The daemon lives as long as the demo's loop runs: strong captures are fine.
+            // The hand lives as long as the demo's loop runs: strong captures are fine.
             loop.schedule(after: step.at) {
-                _ = daemon.setButton(step.role, active: true)
-                loop.schedule(after: step.hold) { _ = daemon.setButton(step.role, active: false) }
+                hand.perform(step.press, on: step.role)
+                noted(Self.scenarioPressText(step.role, step.press, timing: timing))
             }
         }
     }
 
+    /// "scenario: positive (long)": the footer's name for a press the scenario makes.
+    static func scenarioPressText(_ role: ButtonRole, _ press: ButtonPress, timing: InputTiming) -> String {
+        "scenario: " + role.rawValue + press.suffix(timing)
+    }
+
+    /// "you: positive (double)": the footer's name for a key the user typed.
+    static func keyText(_ key: DemoKey, timing: InputTiming) -> String {
+        "you: " + DemoKeyNames.describe(key, timing: timing)
+    }
+
+    /// Presses the buttons `keys` name (quit is the caller's); returns the
+    /// footer's text for the last of them.
+    private static func press(_ keys: [DemoKey], with hand: ButtonHand) -> String? {
+        var text: String?
+        for key in keys {
+            if case .button(let role, let press) = key { hand.perform(press, on: role) }
+            if key != .quit { text = keyText(key, timing: hand.timing) }
+        }
+        return text
+    }
+
     // MARK: - headless
+
+    /// Keys typed during a headless run, by frame (tests): as if typed at the frame's start.
+    var keysAtFrame: [Int: [UInt8]] = [:]
+    /// Called with each headless frame and the watch (tests).
+    var watchHandler: ((Int, WatchController) -> Void)?
+    /// The footer's text about the last press, as the interactive demo shows it (tests).
+    private(set) var lastPressText: String?
 
     /// Renders `frames` frames without a terminal.
     public func runHeadless(frames: Int) throws(WristCoreFailure) {
@@ -80,10 +113,13 @@ public final class DemoRunner {
         let daemon = makeDaemon(pinnedClock: true)
         try daemon.start(on: loop)
         defer { daemon.stop() }
-        scheduleButtons(daemon, loop: loop)
+        let hand = ButtonHand(timing: board.input, loop: loop) { role, active in daemon.setButton(role, active: active) }
+        scheduleScenarioPresses(hand, loop: loop) { [unowned(unsafe) self] text in self.lastPressText = text }
         if let dir = options.pngDirectory { try makeDirectory(dir) }
         let step = Duration.milliseconds(10)
+        var decoder = DemoKeyDecoder()
         for frame in 0..<frames {
+            if let bytes = keysAtFrame[frame], let text = Self.press(decoder.decode(bytes), with: hand) { lastPressText = text }
             // Advance in small steps, letting the socket traffic between the
             // phone and the watch settle after each.
             var elapsed = Duration.zero
@@ -94,6 +130,7 @@ public final class DemoRunner {
             }
             let image = daemon.screenImage(daemon.watch!)
             frameHandler?(frame, image)
+            watchHandler?(frame, daemon.watch!)
             if let dir = options.pngDirectory { try writePNG(image, dir: dir, frame: frame) }
         }
         logger.info("wrote \(frames) frames\(options.pngDirectory.map { " to \($0)" } ?? "")")
@@ -101,58 +138,36 @@ public final class DemoRunner {
 
     // MARK: - interactive
 
+    /// Rows under the panel at the least: the status line and one line of keys.
+    static let footerRows = 2
+
     /// Runs in the terminal until 'q', Ctrl-C or `duration`.
     public func runInteractive(terminal: Terminal) throws(WristCoreFailure) {
         let loop = try WatchDaemon.makeLoop()
         let daemon = makeDaemon()
         try daemon.start(on: loop)
         defer { daemon.stop() }
-        do throws(HALError) { try terminal.enterRawMode() } catch { throw WristCoreFailure("terminal: \(error)") }
-        defer { terminal.restore() }
-        loop.onShutdown { terminal.restore() }
-        scheduleButtons(daemon, loop: loop)
+        let screen = TerminalScreen(terminal: terminal, forcedStyle: options.style, footerRows: Self.footerRows)
+        let hand = ButtonHand(timing: board.input, loop: loop) { role, active in daemon.setButton(role, active: active) }
+        var lastPress: String?
+        try screen.begin(on: loop) { keys in
+            if let text = Self.press(keys, with: hand) { lastPress = text }
+            if keys.contains(.quit) { loop.shutdown() }
+        }
+        defer { screen.end() }
+        scheduleScenarioPresses(hand, loop: loop) { text in lastPress = text }
         if let d = options.duration { loop.schedule(after: d) { loop.shutdown() } }
         if let dir = options.pngDirectory { try makeDirectory(dir) }
 
-        let utf8 = Self.terminalIsUTF8()
-        var lastPress = "—"
         var lastImage: MonoImage?
-        var lastScreen: [String] = []
         var frame = 0
         let started = loop.now
-        let press: (ButtonRole) -> Void = { role in
-            _ = daemon.setButton(role, active: true)
-            loop.schedule(after: .milliseconds(80)) { _ = daemon.setButton(role, active: false) }
-            lastPress = role.rawValue
-        }
-        var keyBuffer = [UInt8](repeating: 0, count: 64)
-        do throws(HALError) {
-            _ = try loop.addSource(fd: terminal.input, events: .readable) { _ in
-                let n = terminal.readKeys(into: &keyBuffer)
-                guard n > 0 else { return }
-                for key in Self.keys(Array(keyBuffer[0..<n])) {
-                    switch key {
-                    case .button(let role): press(role)
-                    case .quit: loop.shutdown()
-                    }
-                }
-            }
-        } catch { throw WristCoreFailure("terminal: \(error)") }
         let redraw = loop.makeTimer { [unowned(unsafe) self] in
             let image = daemon.screenImage(daemon.watch!)
-            let size = terminal.size
-            let style = self.options.style ?? TerminalPanel.Style.choose(
-                width: image.width, height: image.height, columns: size.columns, rows: size.rows, reservedRows: 3, utf8: utf8)
-            var lines = TerminalPanel.lines(image, style: style)
             let motorOn = daemon.watch?.motor?.isMotorOn == true
             let seconds = Double(loop.now.duration(since: started).nanosecondsClamped) / 1e9
-            let motor = motorOn ? (utf8 ? "≋≋ BZZZ ≋≋" : "== BZZZ ==") : "  ·  "
-            lines.append("motor \(motor)   last button: \(lastPress)   \(NumberText.fixed(seconds, fractionDigits: 1, width: 5)) s")
-            lines.append(utf8 ? "→/y/Enter positive  ←/n negative  ↑↓ up/down  space select  Esc back  q quit"
-                              : "y/Enter positive  n negative  arrows up/down  space select  b back  q quit")
-            if lines != lastScreen {
-                lastScreen = lines
-                terminal.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
+            screen.draw(image) { layout, columns in
+                Self.footer(motorOn: motorOn, lastPress: lastPress, seconds: seconds, ascii: layout.ascii, columns: columns, rows: layout.footerRows)
             }
             if let dir = self.options.pngDirectory, image != lastImage {
                 try? self.writePNG(image, dir: dir, frame: frame)
@@ -164,54 +179,21 @@ public final class DemoRunner {
         do throws(HALError) { try loop.run() } catch { throw WristCoreFailure("event loop failed: \(error)") }
     }
 
+    /// The lines under the panel: the motor, the last press (the
+    /// scenario's or the user's) and the time, then the keys in what rows are
+    /// left. Plain ASCII when `ascii`.
+    static func footer(motorOn: Bool, lastPress: String?, seconds: Double, ascii: Bool, columns: Int, rows: Int) -> [String] {
+        let motor = motorOn ? (ascii ? "== BZZZ ==" : "≋≋ BZZZ ≋≋") : "off       "
+        let status = "motor \(motor)   \(lastPress ?? "no press yet")   \(NumberText.fixed(seconds, fractionDigits: 1, width: 5)) s"
+        return [status] + TerminalScreen.legend(ascii: ascii, gestures: true, columns: columns, rows: rows - 1)
+    }
+
     // MARK: - keys
 
-    enum Key: Equatable { case button(ButtonRole), quit }
-
-    /// Decodes typed bytes (arrow keys are ESC [ A..D).
-    static func keys(_ bytes: [UInt8]) -> [Key] {
-        var out: [Key] = []
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == 0x1B, i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") {
-                switch bytes[i + 2] {
-                case UInt8(ascii: "A"): out.append(.button(.up))
-                case UInt8(ascii: "B"): out.append(.button(.down))
-                case UInt8(ascii: "C"): out.append(.button(.positive))
-                case UInt8(ascii: "D"): out.append(.button(.negative))
-                default: break
-                }
-                i += 3
-                continue
-            }
-            switch b {
-            case 0x1B, UInt8(ascii: "b"): out.append(.button(.back))
-            case 0x0D, 0x0A, UInt8(ascii: "y"), UInt8(ascii: "p"): out.append(.button(.positive))
-            case 0x7F, 0x08, UInt8(ascii: "n"): out.append(.button(.negative))
-            case UInt8(ascii: " "), UInt8(ascii: "s"): out.append(.button(.select))
-            case UInt8(ascii: "k"): out.append(.button(.up))
-            case UInt8(ascii: "j"): out.append(.button(.down))
-            case UInt8(ascii: "q"), UInt8(ascii: "Q"): out.append(.quit)
-            default: break
-            }
-            i += 1
-        }
-        return out
-    }
-
-    static func terminalIsUTF8() -> Bool {
-        let env = CurrentProcess.environment
-        let locale = env("LC_ALL").flatMap { $0.isEmpty ? nil : $0 } ?? env("LC_CTYPE").flatMap { $0.isEmpty ? nil : $0 } ?? env("LANG") ?? ""
-        let l = Array(locale.lowercased().utf8)
-        return contains(l, "utf-8") || contains(l, "utf8")
-    }
-
-    /// Whether `text` holds `word` (the stdlib's substring search is not in Embedded Swift).
-    private static func contains(_ text: [UInt8], _ word: StaticString) -> Bool {
-        let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        guard w.count <= text.count else { return false }
-        return (0...(text.count - w.count)).contains { i in text[i..<(i + w.count)].elementsEqual(w) }
+    /// Decodes typed bytes (one read; a `2` at its end is forgotten).
+    static func keys(_ bytes: [UInt8]) -> [DemoKey] {
+        var decoder = DemoKeyDecoder()
+        return decoder.decode(bytes)
     }
 
     // MARK: - files

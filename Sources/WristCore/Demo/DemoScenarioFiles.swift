@@ -25,8 +25,29 @@ extension DemoScenario {
             return try parse(text, file: path)
         }
         throw WristCoreFailure(
-            "no scenario '\(name)' (looked in: \(candidates.joined(separator: ", "))); shipped scenarios are in Scenarios/, the format is in docs/demo.md",
+            notFound(name, lookedIn: candidates, available: available(in: searchPath() + [ResourcePaths.installedDataDirectory + "/Scenarios"])),
             exitCode: WristCoreExit.usageOrConfiguration)
+    }
+
+    /// The error for a scenario that is not there: where it was looked for,
+    /// and the scenarios there are.
+    static func notFound(_ name: String, lookedIn candidates: [String], available: [String]) -> String {
+        let choice = available.isEmpty
+            ? "no scenario files were found there; shipped scenarios are in Scenarios/"
+            : "available scenarios: " + available.joined(separator: ", ") + " (--scenario NAME, or a file's path)"
+        return "no scenario '\(name)' (looked in: \(candidates.joined(separator: ", "))); \(choice); the format is in docs/demo.md"
+    }
+
+    /// The names (without `.scenario`) of the scenario files in `directories`, sorted, each once.
+    static func available(in directories: [String]) -> [String] {
+        var names: [String] = []
+        for dir in directories {
+            for entry in FileSystem.directoryEntries(dir) where entry.hasSuffix(".scenario") && FileSystem.isRegularFile(dir + "/" + entry) {
+                let name = String(entry.dropLast(".scenario".count))
+                if !name.isEmpty && !names.contains(name) { names.append(name) }
+            }
+        }
+        return names.sorted()
     }
 
     /// $WRISTCORE_SCENARIOS, ./Scenarios, then next to the executable

@@ -10,25 +10,105 @@ public enum TerminalPanel {
     public enum Style: String, Sendable, CaseIterable {
         case halfBlocks = "blocks", braille, ascii
 
-        /// The best style that fits `columns` x `rows` (leaving `reservedRows`
-        /// for the legend); ASCII when the terminal is not UTF-8.
-        public static func choose(width: Int, height: Int, columns: Int, rows: Int, reservedRows: Int, utf8: Bool) -> Style {
-            guard utf8 else { return .ascii }
-            if width + 2 <= columns && (height + 1) / 2 + 2 + reservedRows <= rows { return .halfBlocks }
-            return .braille
+        /// Pixels per cell, across and down.
+        var cell: (columns: Int, rows: Int) { self == .halfBlocks ? (1, 2) : (2, 4) }
+    }
+
+    /// Columns and rows of a terminal.
+    public struct Size: Equatable, Sendable, CustomStringConvertible {
+        public var columns: Int
+        public var rows: Int
+        public init(columns: Int, rows: Int) {
+            self.columns = columns
+            self.rows = rows
+        }
+        public var description: String { "\(columns)x\(rows)" }
+    }
+
+    /// How the panel and the lines under it share a terminal.
+    public struct Layout: Equatable, Sendable {
+        public var style: Style
+        /// A border left and right of the panel (when the columns allow).
+        public var sides: Bool
+        /// A border above and below (when the rows allow).
+        public var rules: Bool
+        /// Set when a sharper style (half blocks) would fit a terminal this
+        /// big: the screen says "enlarge the terminal to ..." under the panel.
+        public var sharperAt: Size?
+        /// Rows left under the panel (and the enlarge line) for the caller's lines.
+        public var footerRows: Int
+        /// Plain ASCII everywhere: the panel, its border and every line under it.
+        public var ascii: Bool
+
+        /// The panel's rows on screen, its border included.
+        public func panelRows(height: Int) -> Int {
+            (height + style.cell.rows - 1) / style.cell.rows + (rules ? 2 : 0)
         }
     }
 
-    /// The image framed by a border, one string per line.
+    /// Chooses the style and the border for a `width` x `height` panel in a
+    /// `terminal`, keeping at least `footerRows` rows under it:
+    /// - half blocks when `width` columns and half the panel's rows fit with
+    ///   the footer (128x34 for 128x64 with a two-row footer): the border
+    ///   goes first, left and right when the columns are short, above and
+    ///   below when the rows are;
+    /// - else braille, with one more row under it saying how big the
+    ///   terminal would have to be for half blocks;
+    /// - ASCII when the terminal is not UTF-8; `forced` picks the style
+    ///   instead, with no enlarge line.
+    ///
+    /// The lines around the panel are plain ASCII (`Layout.ascii`) when the
+    /// terminal is not UTF-8 or the style is ASCII.
+    public static func layout(width: Int, height: Int, terminal: Size, footerRows: Int, utf8: Bool, forced: Style? = nil) -> Layout {
+        let ascii = !utf8 || forced == .ascii
+        var style: Style
+        var sharperAt: Size?
+        let blocks = Size(columns: width, rows: (height + 1) / 2 + footerRows)
+        if let forced {
+            style = forced
+        } else if !utf8 {
+            style = .ascii
+        } else if terminal.columns >= blocks.columns && terminal.rows >= blocks.rows {
+            style = .halfBlocks
+        } else {
+            style = .braille
+            sharperAt = blocks
+        }
+        let cell = style.cell
+        let columns = (width + cell.columns - 1) / cell.columns
+        let rows = (height + cell.rows - 1) / cell.rows
+        let under = footerRows + (sharperAt == nil ? 0 : 1)
+        let sides = terminal.columns >= columns + 2
+        let rules = terminal.rows >= rows + 2 + under
+        let left = terminal.rows - rows - (rules ? 2 : 0) - (sharperAt == nil ? 0 : 1)
+        return Layout(style: style, sides: sides, rules: rules, sharperAt: sharperAt, footerRows: max(footerRows, left), ascii: ascii)
+    }
+
+    /// The line under a panel drawn in braille when half blocks need a bigger terminal.
+    public static func enlargeLine(_ size: Size) -> String {
+        "enlarge the terminal to \(size) for a sharper panel"
+    }
+
+    /// The image (framed by a border all round), one string per line.
     public static func lines(_ image: MonoImage, style: Style) -> [String] {
-        let (cw, ch) = style == .halfBlocks ? (1, 2) : (2, 4)
+        lines(image, layout: Layout(style: style, sides: true, rules: true, sharperAt: nil, footerRows: 0, ascii: style == .ascii))
+    }
+
+    /// The image as `layout` draws it: its border where the layout has one,
+    /// then the enlarge line when there is one.
+    public static func lines(_ image: MonoImage, layout: Layout) -> [String] {
+        let style = layout.style
+        let (cw, ch) = style.cell
         let columns = (image.width + cw - 1) / cw
         let rows = (image.height + ch - 1) / ch
-        let (h, v, tl, tr, bl, br) = style == .ascii ? ("-", "|", "+", "+", "+", "+") : ("─", "│", "┌", "┐", "└", "┘")
-        var out = [tl + String(repeating: h, count: columns) + tr]
+        let (h, v, tl, tr, bl, br) = style == .ascii || layout.ascii ? ("-", "|", "+", "+", "+", "+") : ("─", "│", "┌", "┐", "└", "┘")
+        let side = layout.sides ? v : ""
+        var out: [String] = []
+        let rule = String(repeating: h, count: columns)
+        if layout.rules { out.append(layout.sides ? tl + rule + tr : rule) }
         func lit(_ x: Int, _ y: Int) -> Bool { x < image.width && y < image.height && image[x, y] }
         for row in 0..<rows {
-            var line = v
+            var line = side
             for col in 0..<columns {
                 let x = col * cw
                 let y = row * ch
@@ -52,9 +132,10 @@ public enum TerminalPanel {
                     line += [" ", ".", ":", "+", "#"][min(4, (n + 1) / 2)]
                 }
             }
-            out.append(line + v)
+            out.append(line + side)
         }
-        out.append(bl + String(repeating: h, count: columns) + br)
+        if layout.rules { out.append(layout.sides ? bl + rule + br : rule) }
+        if let size = layout.sharperAt { out.append(enlargeLine(size)) }
         return out
     }
 }

@@ -3,19 +3,32 @@ import BoardConfig
 /// What the terminal tells the person at the bench for each step: what the
 /// panel should show, what a wrong picture means and which board-file field
 /// to change (the fields are those of docs/boards.md).
-enum SelfTestAdvice {
+///
+/// On devices that are not wired (the simulated board: `BoardDevices.isWired`)
+/// there are no pins, wires or buses to check: the advice says what presses
+/// a simulated button (a key in the terminal, the harness) and what the
+/// emulated panel and motor show instead.
+struct SelfTestAdvice {
+    /// The devices are real pins and buses.
+    let wired: Bool
+
     /// "gpiochip0 line 17", "pinctrl-rp1 line \"GPIO17\"".
     static func lineName(chip: String, line: LineSelector) -> String { "\(chip) line \(line)" }
 
     static func lineName(_ b: ButtonWiring) -> String { lineName(chip: b.chip, line: b.line) }
 
     /// The display step's explanation, for this board's panel settings.
-    static func display(_ d: DisplayWiring, location: String) -> [String] {
+    func display(_ d: DisplayWiring, location: String) -> [String] {
         var lines = [
             "The panel should show: a frame exactly on all four edges, the left and right edges two pixels",
             "thick, a short tick on both sides halfway down, and \"Display test\" with Yes / No over the buttons.",
-            "If it does not, the board file's display section is wrong:",
         ]
+        guard wired else {
+            lines.append("The simulated panel decodes the driver's own bytes with this board file's settings, so only a")
+            lines.append("bug can make it wrong: then answer no, and report it with the picture.")
+            return lines
+        }
+        lines.append("If it does not, the board file's display section is wrong:")
         switch d.controller {
         case .sh1106:
             lines.append("  - the right edge missing and a 2-pixel gap at the left: the panel is an SSD1306 (most 0.96\"")
@@ -39,35 +52,59 @@ enum SelfTestAdvice {
         return lines
     }
 
-    static let displayHint =
-        "check display.controller (ssd1306 / sh1106 / ssd1309), display.columnOffset, display.height, display.rotation and display.flip against the explanation above"
+    var displayHint: String {
+        wired
+            ? "check display.controller (ssd1306 / sh1106 / ssd1309), display.columnOffset, display.height, display.rotation and display.flip against the explanation above"
+            : "the simulated panel shows the driver's own bytes: a wrong picture is a bug in WristCore, please report it with a snapshot (the harness's 'snapshot png')"
+    }
 
-    static func buttonNotPressed(_ b: ButtonWiring, seconds: Int64) -> String {
-        "nothing from \(lineName(b)) in \(seconds) s: check the wire (an activeLow button connects the pin to GND), "
+    /// What presses a simulated button: its keys in a terminal, or the harness.
+    private static func simulatedPress(_ role: ButtonRole) -> String {
+        "on the simulated board a key presses it when the self-test runs in a terminal (\(DemoKeyNames.keys(role, ascii: true)) for \(role.rawValue)), "
+            + "or a harness client ('press \(role.rawValue)' with --harness, docs/harness.md)"
+    }
+
+    func buttonNotPressed(_ b: ButtonWiring, seconds: Int64) -> String {
+        guard wired else { return "nothing from \(Self.lineName(b)) in \(seconds) s: " + Self.simulatedPress(b.role) }
+        return "nothing from \(Self.lineName(b)) in \(seconds) s: check the wire (an activeLow button connects the pin to GND), "
             + "the board file's buttons[\(b.role.rawValue)].chip and .line ('gpioinfo \(b.chip)' lists the lines), "
             + ".activeLow (now \(b.activeLow)) and .bias (now \(b.bias.rawValue); activeLow buttons need pull-up)"
     }
 
-    static func buttonHeld(_ b: ButtonWiring) -> String {
-        "\(b.role.rawValue) (\(lineName(b))) reads pressed while nobody touches it: buttons[\(b.role.rawValue)].activeLow "
+    func buttonHeld(_ b: ButtonWiring) -> String {
+        guard wired else {
+            return "\(b.role.rawValue) (\(Self.lineName(b))) reads pressed while nobody touches it: a harness client holds it ('hold \(b.role.rawValue)' with no 'release')"
+        }
+        return "\(b.role.rawValue) (\(Self.lineName(b))) reads pressed while nobody touches it: buttons[\(b.role.rawValue)].activeLow "
             + "(now \(b.activeLow)) is probably the wrong way round, or the pin floats: set .bias to \(b.activeLow ? "pull-up" : "pull-down")"
     }
 
-    static func wrongButton(pressed: ButtonWiring, expected: ButtonWiring) -> String {
-        "if you pressed the \(expected.role.rawValue) button, the board file has \(expected.role.rawValue) and "
+    func wrongButton(pressed: ButtonWiring, expected: ButtonWiring) -> String {
+        guard wired else {
+            return "that was \(pressed.role.rawValue) (its keys: \(DemoKeyNames.keys(pressed.role, ascii: true))); \(expected.role.rawValue)'s keys are "
+                + "\(DemoKeyNames.keys(expected.role, ascii: true)), or 'press \(expected.role.rawValue)' through the harness"
+        }
+        return "if you pressed the \(expected.role.rawValue) button, the board file has \(expected.role.rawValue) and "
             + "\(pressed.role.rawValue) on the wrong lines: swap their buttons[].line (\(expected.line) and \(pressed.line))"
     }
 
-    static func motor(_ m: MotorWiring) -> [String] {
-        [
-            "The motor (\(lineName(chip: m.chip, line: m.line))) now pulses three times, then rests, and again.",
+    func motor(_ m: MotorWiring) -> [String] {
+        guard wired else {
+            return ["The simulated motor (\(Self.lineName(chip: m.chip, line: m.line))) now pulses three times, then rests, and again: in a terminal",
+                    "BZZZ shows under the panel while it runs (a harness client follows it with 'motor')."]
+        }
+        return [
+            "The motor (\(Self.lineName(chip: m.chip, line: m.line))) now pulses three times, then rests, and again.",
             "If it runs all the time, also between the pulses, motor.activeLow (now \(m.activeLow)) is the wrong way",
             "round: answer no and change it ('wristcore motor-off --board FILE' stops it should it keep running).",
         ]
     }
 
-    static func motorHint(_ m: MotorWiring) -> String {
-        "check the driver transistor (the motor never hangs on the GPIO pin directly) and its supply, motor.chip and motor.line "
-            + "(now \(lineName(chip: m.chip, line: m.line))) and motor.activeLow (now \(m.activeLow): false for an NPN / N-MOSFET low-side switch)"
+    func motorHint(_ m: MotorWiring) -> String {
+        guard wired else {
+            return "the simulated motor (\(Self.lineName(chip: m.chip, line: m.line))) cannot be felt: it shows as BZZZ under the panel in a terminal, and a harness client follows it with 'motor'"
+        }
+        return "check the driver transistor (the motor never hangs on the GPIO pin directly) and its supply, motor.chip and motor.line "
+            + "(now \(Self.lineName(chip: m.chip, line: m.line))) and motor.activeLow (now \(m.activeLow): false for an NPN / N-MOSFET low-side switch)"
     }
 }

@@ -47,7 +47,7 @@ extension SelfTestSequence {
         case .success(false):
             record(SelfTestResult(name: role.rawValue, outcome: .passed, detail: "\(line) requested, reads released"))
         case .success(true):
-            record(SelfTestResult(name: role.rawValue, outcome: .failed, detail: "\(line) reads pressed (stuck?)", hint: SelfTestAdvice.buttonHeld(wiring)))
+            record(SelfTestResult(name: role.rawValue, outcome: .failed, detail: "\(line) reads pressed (stuck?)", hint: advice.buttonHeld(wiring)))
         case .failure(let error):
             record(SelfTestResult(name: role.rawValue, outcome: .failed, detail: "\(error.operation): \(error.reason)", hint: error.hint))
         case nil:
@@ -61,7 +61,7 @@ extension SelfTestSequence {
         }
         guard let motor, let motorLine else {
             let e = motorError.map { "\($0.operation): \($0.reason)" } ?? "not opened"
-            return record(SelfTestResult(name: "motor", outcome: .failed, detail: e, hint: motorError?.hint ?? SelfTestAdvice.motorHint(wiring)))
+            return record(SelfTestResult(name: "motor", outcome: .failed, detail: e, hint: motorError?.hint ?? advice.motorHint(wiring)))
         }
         let line = SelfTestAdvice.lineName(chip: wiring.chip, line: wiring.line)
         if case .lineFailed(let error) = motor.play(Self.quickPattern) {
@@ -81,7 +81,7 @@ extension SelfTestSequence {
                 motor.forceOff()
                 return self.record(SelfTestResult(
                     name: "motor", outcome: .failed, detail: "\(line): the level read back does not follow (on: \(readOn.map(String.init) ?? "?"), off: \(readOff.map(String.init) ?? "?"))",
-                    hint: SelfTestAdvice.motorHint(wiring)))
+                    hint: advice.motorHint(wiring)))
             }
             let how = readback == nil ? "(an output line is not read back here: feel it in the interactive test)" : "and read back on, then off"
             self.record(SelfTestResult(name: "motor", outcome: .passed, detail: "\(line) switched on for \(Self.quickPulseMilliseconds) ms, then off, \(how)"))

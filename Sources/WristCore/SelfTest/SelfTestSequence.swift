@@ -50,6 +50,8 @@ public final class SelfTestSequence {
     let loop: any EventLoop
     let patterns: SelfTestPatterns
     let output: (String) -> Void
+    /// What the terminal explains: about wires and pins, or the simulated board.
+    let advice: SelfTestAdvice
 
     var panel: SelfTestPanel?
     var panelError: SelfTestPanelError?
@@ -84,6 +86,7 @@ public final class SelfTestSequence {
         self.loop = loop
         self.options = options
         self.output = output
+        advice = SelfTestAdvice(wired: devices.isWired)
         patterns = SelfTestPatterns(
             fonts: fonts, yesCorner: board.button(.positive)?.position ?? .bottomRight,
             noCorner: board.button(.negative)?.position ?? .bottomLeft)
@@ -193,7 +196,7 @@ public final class SelfTestSequence {
         } catch {
             return record(SelfTestResult(name: "display", outcome: .failed, detail: "\(error.operation): \(error.reason)", hint: error.hint))
         }
-        for line in SelfTestAdvice.display(d, location: devices.displayLocation) { output(line) }
+        for line in advice.display(d, location: devices.displayLocation) { output(line) }
         output("Is the picture right? positive = yes, negative = no")
         armTimeout()
     }
@@ -236,12 +239,12 @@ public final class SelfTestSequence {
         }
         guard let motor else {
             let e = motorError.map { "\($0.operation): \($0.reason)" } ?? "not opened"
-            return record(SelfTestResult(name: "motor", outcome: .failed, detail: e, hint: motorError?.hint ?? SelfTestAdvice.motorHint(wiring)))
+            return record(SelfTestResult(name: "motor", outcome: .failed, detail: e, hint: motorError?.hint ?? advice.motorHint(wiring)))
         }
-        for line in SelfTestAdvice.motor(wiring) { output(line) }
+        for line in advice.motor(wiring) { output(line) }
         try? panel?.show { patterns.drawMotorPrompt(into: $0) }
         if case .lineFailed(let error) = motor.play(Self.motorPattern) {
-            return record(SelfTestResult(name: "motor", outcome: .failed, detail: "\(error.operation): \(error.reason)", hint: error.hint ?? SelfTestAdvice.motorHint(wiring)))
+            return record(SelfTestResult(name: "motor", outcome: .failed, detail: "\(error.operation): \(error.reason)", hint: error.hint ?? advice.motorHint(wiring)))
         }
         output("Felt it? positive = yes, negative = no")
         armTimeout()
@@ -273,7 +276,7 @@ public final class SelfTestSequence {
             } else {
                 wrongPresses.append(role)
                 output("    got \(role.rawValue.uppercased()) (\(line)), not \(expected.rawValue.uppercased()): "
-                    + SelfTestAdvice.wrongButton(pressed: wiring, expected: expectedWiring))
+                    + advice.wrongButton(pressed: wiring, expected: expectedWiring))
                 drawButton(expected, feedback: .other(role, line: line))
             }
         }
@@ -285,10 +288,10 @@ public final class SelfTestSequence {
         case .display:
             record(yes
                 ? SelfTestResult(name: "display", outcome: .passed, detail: "the wearer saw the pattern right")
-                : SelfTestResult(name: "display", outcome: .failed, detail: "the wearer saw a wrong picture", hint: SelfTestAdvice.displayHint))
+                : SelfTestResult(name: "display", outcome: .failed, detail: "the wearer saw a wrong picture", hint: advice.displayHint))
         case .motor:
             motor?.stop()
-            let hint = board.motor.map(SelfTestAdvice.motorHint)
+            let hint = board.motor.map { advice.motorHint($0) }
             record(yes
                 ? SelfTestResult(name: "motor", outcome: .passed, detail: "the wearer felt the pulses")
                 : SelfTestResult(name: "motor", outcome: .failed, detail: "the wearer felt nothing (or it did not stop)", hint: hint))
@@ -302,21 +305,21 @@ public final class SelfTestSequence {
         let s = seconds(options.stepTimeout)
         switch step {
         case .display:
-            record(SelfTestResult(name: "display", outcome: .failed, detail: "no answer within \(s) s", hint: SelfTestAdvice.displayHint))
+            record(SelfTestResult(name: "display", outcome: .failed, detail: "no answer within \(s) s", hint: advice.displayHint))
         case .motor:
             motor?.stop()
-            record(SelfTestResult(name: "motor", outcome: .failed, detail: "no answer within \(s) s", hint: board.motor.map(SelfTestAdvice.motorHint)))
+            record(SelfTestResult(name: "motor", outcome: .failed, detail: "no answer within \(s) s", hint: board.motor.map { advice.motorHint($0) }))
         case .button(let role):
             guard let wiring = board.button(role) else { return next() }
             var detail = "not pressed within \(s) s"
-            var hint = SelfTestAdvice.buttonNotPressed(wiring, seconds: s)
+            var hint = advice.buttonNotPressed(wiring, seconds: s)
             if let other = wrongPresses.last, let otherWiring = board.button(other) {
                 detail += "; got " + wrongPresses.map { $0.rawValue }.joined(separator: ", ") + " instead"
-                hint = SelfTestAdvice.wrongButton(pressed: otherWiring, expected: wiring)
+                hint = advice.wrongButton(pressed: otherWiring, expected: wiring)
             } else if case .success(true) = buttons?.isActive(role) {
                 // Judged at the end, not the start: the wearer may still hold the button that answered the step before.
                 detail += "; the line reads pressed all the time"
-                hint = SelfTestAdvice.buttonHeld(wiring)
+                hint = advice.buttonHeld(wiring)
             }
             record(SelfTestResult(name: role.rawValue, outcome: .failed, detail: detail, hint: hint))
         }
