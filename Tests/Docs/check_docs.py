@@ -96,11 +96,14 @@ def block_commands(block, lang):
 def check_files(doc, text):
     rel = os.path.relpath(doc, ROOT)
     base = os.path.dirname(doc)
-    in_block = False
+    in_block, output_block = False, False
     for no, line in enumerate(text.split("\n"), 1):
         if line.lstrip().startswith("```"):
             in_block = not in_block
+            output_block = in_block and line.strip()[3:].strip() == "text"
             continue
+        if output_block:
+            continue    # what a program printed, mistakes included
         if not in_block:
             for target in re.findall(r"\]\(([^)\s]+)\)", line):
                 if re.match(r"[a-z]+:", target) or target.startswith("#"):
