@@ -100,10 +100,12 @@ struct SetupCommand: WristcoreCommand {
         }
         let variants = BoardVariants.variants(of: named)
         var chosen = named
+        var asked = false
         if let buttons {
             chosen = try BoardVariants.choose(buttons: buttons, among: variants)
         } else if variants.count > 1, let terminal = Terminal() {
             chosen = try ask(terminal, variants, default: named)
+            asked = true
         }
         let (loaded, bytes, from) = (chosen.board, chosen.bytes, chosen.path)
         if let current = try? FileBytes.readIfPresent(to, limit: BoardLoader.maxFileBytes), current == bytes {
@@ -112,7 +114,8 @@ struct SetupCommand: WristcoreCommand {
             try install(bytes, at: to)
             print("\(to): \(loaded.name) (from \(from))")
         }
-        if buttons == nil, variants.count > 1, chosen.path == named.path, let other = variants.first(where: { $0.path != named.path }) {
+        // Not asked (no terminal): say that the other variant exists, and how to choose it.
+        if buttons == nil, !asked, let other = variants.first(where: { $0.path != named.path }) {
             print("(\(loaded.buttons.count) buttons: \(BoardVariants.roles(loaded)); with \(other.buttonCount) wired use --buttons \(other.buttonCount), which installs \(PathText.lastComponent(other.path)))")
         }
         print("""
