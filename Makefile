@@ -74,8 +74,17 @@ float-abi-check:
 demo: deps
 	$(SWIFT) run wristcore demo
 
+# The build must print no compiler warning: its output is shown as it comes
+# and kept in .build/test-build.log; a "warning:" in it fails make test (after
+# the build, before the tests). An incremental build only recompiles what
+# changed, so only a clean one (rm -rf .build, as CI does) sees every file.
 test: deps
-	$(SWIFT) build --build-tests
+	@mkdir -p .build
+	@{ $(SWIFT) build --build-tests 2>&1; echo $$? >.build/test-build.rc; } | tee .build/test-build.log
+	@[ "$$(cat .build/test-build.rc)" = 0 ] || exit 1
+	@if grep -q "warning:" .build/test-build.log; then \
+		echo "make test: the build printed $$(grep -c 'warning:' .build/test-build.log) line(s) with 'warning:' (above; all in .build/test-build.log): fix them, make test allows none"; \
+		exit 1; fi
 	python3 Scripts/check-layers.py
 	$(SWIFT) test --skip-build
 	python3 Tests/Docs/check_docs.py .build/debug/wristcore

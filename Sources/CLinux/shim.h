@@ -59,6 +59,9 @@ static inline int wc_memfd_create(const char *name, unsigned int flags) { return
 static inline int wc_fcntl_int(int fd, int cmd, int arg) { return fcntl(fd, cmd, arg); }
 /// ioctl(2) with a pointer argument; the request is unsigned long, as glibc declares it.
 static inline int wc_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+/// prctl(PR_SET_NAME): the process's name (/proc/self/comm, what ps and pgrep show), at most 15 bytes.
+#include <sys/prctl.h>
+static inline int wc_set_process_name(const char *name) { return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL); }
 
 // MARK: macros that are casts or expressions
 

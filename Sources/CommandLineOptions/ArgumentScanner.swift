@@ -1,3 +1,5 @@
+import HAL
+
 /// Reads one command's arguments (what follows the command's name) into
 /// `ParsedArguments`: `--name VALUE`, `--name=VALUE`, `-s VALUE`, `-sVALUE`,
 /// flags, repeated options, positional arguments, and `--`, after which
@@ -22,12 +24,12 @@ struct ArgumentScanner {
                 let equals = body.firstIndex(of: "=")
                 let name = String(body[..<(equals ?? body.endIndex)])
                 let inline = equals.map { String(body[body.index(after: $0)...]) }
-                guard let p = command.parameter(named: name) else { throw error("unknown option \(UsageError.quoted("--" + name))") }
+                guard let p = command.parameter(named: name) else { throw unknownOption("--" + name) }
                 try take(p, inline: inline, from: &rest, into: &parsed)
             } else {
                 // -s VALUE or -sVALUE
                 let short = word[word.index(after: word.startIndex)]
-                guard let p = command.parameter(short: short) else { throw error("unknown option \(UsageError.quoted(word))") }
+                guard let p = command.parameter(short: short) else { throw unknownOption(word) }
                 let attached = word.dropFirst(2)
                 if p.kind == .flag, !attached.isEmpty { throw error("unknown option \(UsageError.quoted(word))") }
                 try take(p, inline: attached.isEmpty ? nil : String(attached), from: &rest, into: &parsed)
@@ -87,9 +89,20 @@ struct ArgumentScanner {
         case .oneOf(let words):
             if words.contains(value) { return }
             let allowed = words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + words.last! : words.joined()
-            throw error("'\(p.display)' takes \(allowed), not \(UsageError.quoted(value))")
+            let hint = Spelling.didYouMean(value, among: words).map { " (\($0))" } ?? ""
+            throw error("'\(p.display)' takes \(allowed), not \(UsageError.quoted(value))\(hint)")
         }
     }
 
     private func error(_ message: String) -> UsageError { UsageError(message, command: command.name) }
+
+    /// `unknown option '--bord' (did you mean '--board'?)`: the command's long options, and --help / --version.
+    private func unknownOption(_ word: String) -> UsageError {
+        let names = command.parameters.filter { $0.kind != .argument }.map { $0.name } + ["help", "version"]
+        var hint = ""
+        if word.hasPrefix("--"), case let near = Spelling.suggestions(for: String(word.dropFirst(2)), among: names), !near.isEmpty {
+            hint = " (" + Spelling.didYouMean(near.map { "--" + $0 }) + ")"
+        }
+        return error("unknown option \(UsageError.quoted(word))\(hint)")
+    }
 }

@@ -1,3 +1,5 @@
+import HAL
+
 /// A command-line tool made of commands (`wristcore run ...`): what it
 /// parses, and its help pages.
 public struct ToolDescription: Sendable, Equatable {
@@ -53,8 +55,11 @@ public struct ToolDescription: Sendable, Equatable {
         return .run(try ArgumentScanner(command: command).scan(rest))
     }
 
+    /// `unknown command 'rnu'; did you mean 'run'? (the commands: ...)`.
     private func unknownCommand(_ word: String) -> UsageError {
-        UsageError("unknown command \(UsageError.quoted(word)) (the commands: \(commands.map { $0.name }.joined(separator: ", ")))")
+        let names = commands.map { $0.name }
+        let hint = Spelling.didYouMean(word, among: names).map { "; " + $0 } ?? ""
+        return UsageError("unknown command \(UsageError.quoted(word))\(hint) (the commands: \(names.joined(separator: ", ")))")
     }
 
     /// The help page of a command (nil: the tool's), in swift-argument-parser's

@@ -1,5 +1,5 @@
 /// Path strings as start-up code needs them, without Foundation: the
-/// directory holding a path and a path inside a directory. Text only: no
+/// directory holding a path, its last component and a path inside a directory. Text only: no
 /// file is looked at.
 public enum PathText {
     /// The directory holding `path`: trailing slashes ignored, "/" for a
@@ -14,6 +14,13 @@ public enum PathText {
             p = String(p[..<slash])
         }
         return p
+    }
+
+    /// The last component of `path` (`rpi5.json` of `Boards/rpi5.json`), the
+    /// path itself when it has no slash.
+    public static func lastComponent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
     }
 
     /// `name` inside `directory`, with one slash between them.

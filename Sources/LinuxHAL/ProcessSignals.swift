@@ -63,19 +63,29 @@ public enum ProcessSignals {
         _ = pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    /// Replaces the process image with a fresh copy of this executable and
-    /// the same arguments (same PID, so systemd keeps tracking it). Call it
-    /// only after every device was released: descriptors are close-on-exec,
-    /// but a line still requested would be busy for the new image. The
-    /// signal mask is kept (`blockTerminating`): a signal that arrives
-    /// during the exec waits, pending, for the new image's loop.
-    /// Returns only when exec failed.
-    public static func restartInPlace(arguments: [String]) -> HALError {
+    /// Replaces the process image with the executable at `executable` (the
+    /// path this process was started from, resolved at start-up: after a
+    /// package upgrade it holds the new version) and the same arguments
+    /// (same PID, so systemd keeps tracking it); when that cannot be
+    /// executed (the file is gone, or nil was given), with a fresh copy of
+    /// the running image (/proc/self/exe). Call it only after every device
+    /// was released: descriptors are close-on-exec, but a line still
+    /// requested would be busy for the new image. The signal mask is kept
+    /// (`blockTerminating`): a signal that arrives during the exec waits,
+    /// pending, for the new image's loop. The process's name goes along
+    /// (`RestartHandoff.handName`): an exec names a process after the file,
+    /// and /proc/self/exe would make it `exe`. Returns only when exec failed.
+    public static func restartInPlace(executable: String?, arguments: [String]) -> HALError {
+        RestartHandoff.handName()
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
+        defer { for p in argv { free(p) } }
+        var tried = ""
+        if let executable, executable.hasPrefix("/"), !executable.hasSuffix(" (deleted)") {
+            execv(executable, &argv)
+            tried = "execv \(executable): \(Errno.current); "
+        }
         execv("/proc/self/exe", &argv)
-        let e = Errno.current
-        for p in argv { free(p) }
-        return e.halError("restart in place (execv /proc/self/exe)")
+        return Errno.current.halError("restart in place (\(tried)execv /proc/self/exe)")
     }
 }

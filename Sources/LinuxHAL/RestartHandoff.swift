@@ -10,6 +10,9 @@ import HAL
 public enum RestartHandoff {
     public static let boardVariable = "WRISTCORE_HANDOFF_BOARD"
     public static let settingsVariable = "WRISTCORE_HANDOFF_SETTINGS"
+    /// The process's name (/proc/self/comm) before the restart, so the new
+    /// image keeps it whatever path it was started through.
+    public static let nameVariable = "WRISTCORE_HANDOFF_NAME"
 
     /// What the previous image handed over for one file.
     public enum Handed: Equatable {
@@ -60,6 +63,23 @@ public enum RestartHandoff {
             return .nothing
         }
         return .bytes(bytes)
+    }
+
+    /// Hands this process's name (`wristcore`, as `ps` shows it) to the next image.
+    public static func handName() {
+        guard let name = CurrentProcess.name else { return }
+        _ = setenv(nameVariable, name, 1)
+    }
+
+    /// Gives this image the name the previous one had (`handName`), once:
+    /// an exec names a process after the file it started (`exe` for
+    /// /proc/self/exe). Nothing to do on a first start.
+    public static func takeName() {
+        guard let raw = getenv(nameVariable) else { return }
+        let name = String(cString: raw)
+        _ = unsetenv(nameVariable)
+        guard !name.isEmpty, name.utf8.count <= 15, name != CurrentProcess.name else { return }
+        try? CurrentProcess.setName(name)
     }
 
     private static let memfdName = "wristcore-handoff"

@@ -1,7 +1,7 @@
 import CLinux
 import HAL
 
-/// The controlling terminal for the demo: raw key input (no line buffering,
+/// The controlling terminal for the demo (and `setup`'s question): raw key input (no line buffering,
 /// no echo; Ctrl-C still raises SIGINT), the window size, and output. The
 /// original mode is restored by `restore()` — idempotent, and also run on
 /// deinit — so the shell is never left in raw mode.
@@ -51,6 +51,21 @@ public final class Terminal {
     }
 
     deinit { restore() }
+
+    /// One line typed in the terminal's ordinary (cooked) mode, without its
+    /// newline; nil at end of input (Ctrl-D) or on an error. At most `limit`
+    /// bytes are kept; the rest of a longer line is read and dropped.
+    public func readLine(limit: Int = 256) -> String? {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = CLinux.read(input, &byte, 1)
+            if n < 0, Errno.current == .interrupted { continue }
+            if n <= 0 { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if byte == 0x0A { return String(decoding: line, as: UTF8.self) }
+            if line.count < limit { line.append(byte) }
+        }
+    }
 
     /// Reads the bytes typed so far (never blocks).
     public func readKeys(into buffer: inout [UInt8]) -> Int {

@@ -53,7 +53,13 @@ public struct Doctor {
                 r.ok("display \(d.controller.rawValue) answers at \(Self.hex(d.address)) on \(path)")
             }
         case .missing:
-            r.fail("I2C bus \(path) does not exist. On a Raspberry Pi enable I2C: 'sudo raspi-config nonint do_i2c 0' (or add 'dtparam=i2c_arm=on' to /boot/firmware/config.txt) and reboot; elsewhere load i2c-dev ('sudo modprobe i2c-dev') and enable the board's I2C overlay. 'ls /dev/i2c-*' lists the buses.")
+            let buses = system.i2cBuses()
+            let enable = "On a Raspberry Pi enable I2C: 'sudo raspi-config nonint do_i2c 0' (or add 'dtparam=i2c_arm=on' to /boot/firmware/config.txt) and reboot; elsewhere load i2c-dev ('sudo modprobe i2c-dev') and enable the board's I2C overlay."
+            if buses.isEmpty {
+                r.fail("I2C bus \(path) does not exist, and this machine has no I2C buses at all (no /dev/i2c-*): I2C is not enabled, or this is not the board the file is for. \(enable) To try WristCore without hardware: --board sim")
+            } else {
+                r.fail("I2C bus \(path) does not exist; this machine has \(Self.listed(Array(buses.prefix(8)), more: buses.count - 8)). \(enable) Or, if the display is on one of those, set display.bus in the board file ('i2cdetect -y N' shows what answers on bus N).")
+            }
         case .permissionDenied:
             r.fail("I2C bus \(path) exists but this user may not open it: install deploy/99-wristcore.rules (group i2c) and 'sudo usermod -aG i2c $USER', then log in again")
         case .other(let e):
@@ -61,21 +67,79 @@ public struct Doctor {
         }
     }
 
+    /// One line per button and the motor, except that a chip which cannot be
+    /// opened (missing, not permitted) is one line for all the lines that use
+    /// it, naming them: five lines on a missing chip said the same thing five
+    /// times. A missing chip on a machine without any GPIO chip says so.
     func checkGPIO(_ r: inout Report) {
-        var lines: [(String, String, LineSelector)] = board.buttons.map { ("\($0.role.rawValue) button", $0.chip, $0.line) }
+        var lines: [(what: String, chip: String, line: LineSelector)] = board.buttons.map { ("\($0.role.rawValue) button", $0.chip, $0.line) }
         if let m = board.motor { lines.append(("motor", m.chip, m.line)) }
+        enum Entry {
+            case ok(String)
+            case fail(String)
+            /// A chip that could not be opened: `chipFailures[index]`.
+            case chip(Int)
+        }
+        // Chip-level failures, by chip as written and error; reported where the first one was met.
+        var chipFailures: [(chip: String, error: HALError, users: [String])] = []
+        var entries: [Entry] = []
         for (what, chip, selector) in lines {
             switch system.gpioLine(chip: chip, line: selector) {
             case .free(let offset, let name, let chipName, let label):
-                r.ok("\(what): line \(offset)\(name.isEmpty ? "" : " (\(name))") of \(chipName) (\(label)) is free")
+                entries.append(.ok("\(what): line \(offset)\(name.isEmpty ? "" : " (\(name))") of \(chipName) (\(label)) is free"))
             case .used(let offset, let consumer, let chipName, let label):
-                r.fail("\(what): line \(offset) of \(chipName) (\(label)) is in use by \"\(consumer)\"; stop that program or choose a free line ('gpioinfo \(chipName)')")
+                entries.append(.fail("\(what): line \(offset) of \(chipName) (\(label)) is in use by \"\(consumer)\"; stop that program or choose a free line ('gpioinfo \(chipName)')"))
             case .noSuchLine(let chipName, let label):
-                r.fail("\(what): chip \(chip) (\(chipName), \(label)) has no line \(selector); 'gpioinfo \(chipName)' lists the lines")
+                entries.append(.fail("\(what): chip \(chip) (\(chipName), \(label)) has no line \(selector); 'gpioinfo \(chipName)' lists the lines"))
             case .chipError(let error):
-                r.fail("\(what): \(error)")
+                if let i = chipFailures.firstIndex(where: { $0.chip == chip && $0.error == error }) {
+                    chipFailures[i].users.append(what)
+                } else {
+                    entries.append(.chip(chipFailures.count))
+                    chipFailures.append((chip, error, [what]))
+                }
             }
         }
+        var present: [String]?
+        for entry in entries {
+            switch entry {
+            case .ok(let line): r.ok(line)
+            case .fail(let line): r.fail(line)
+            case .chip(let i):
+                let (chip, error, users) = chipFailures[i]
+                let who = Self.gpioUsers(users)
+                guard Self.chipIsMissing(error) else {
+                    r.fail("\(who): \(error)")
+                    continue
+                }
+                let chips = present ?? system.gpioChips()
+                present = chips
+                if chips.isEmpty {
+                    r.fail("GPIO chip \"\(chip)\" (used by \(who)) does not exist, and this machine has no GPIO chips at all (no /dev/gpiochip*): is this the board the file is for? Run the doctor on the watch's own board with its board file ('wristcore setup --list' shows the shipped ones), or try WristCore without hardware with --board sim")
+                } else {
+                    r.fail("GPIO chip \"\(chip)\" (used by \(who)) does not exist; this machine has \(Self.listed(Array(chips.prefix(8)), more: chips.count - 8)). If this is the board the file is for, set \"chip\" in the board file to one of them (a path, a name or a label; 'gpiodetect' lists them); if not, use this board's own file ('wristcore setup --list' shows the shipped ones)")
+                }
+            }
+        }
+    }
+
+    /// Whether opening a chip failed because there is no such chip.
+    static func chipIsMissing(_ error: HALError) -> Bool { error.errno == 2 /* ENOENT */ || error.errno == 19 /* ENODEV */ }
+
+    /// "the positive button", "the positive and negative buttons and the motor".
+    static func gpioUsers(_ users: [String]) -> String {
+        let buttons = users.filter { $0.hasSuffix(" button") }.map { String($0.dropLast(" button".count)) }
+        var parts: [String] = []
+        if !buttons.isEmpty { parts.append("the " + listed(buttons) + (buttons.count == 1 ? " button" : " buttons")) }
+        parts += users.filter { !$0.hasSuffix(" button") }.map { "the " + $0 }
+        return listed(parts)
+    }
+
+    /// "a", "a and b", "a, b and c"; "a, b and 3 more".
+    static func listed(_ items: [String], more: Int = 0) -> String {
+        let items = more > 0 ? items + ["\(more) more"] : items
+        guard let last = items.last else { return "" }
+        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
     }
 
     func checkBluetooth(_ r: inout Report) {
@@ -212,6 +276,10 @@ public protocol DoctorSystem: AnyObject {
     /// nil when a device answered at `address` on the bus at `path`.
     func probeI2C(path: String, address: UInt8) -> HALError?
     func gpioLine(chip: String, line: LineSelector) -> GPIOLineStatus
+    /// The GPIO chips there are ("gpiochip0 [pinctrl-bcm2835]"), in /dev order.
+    func gpioChips() -> [String]
+    /// The I2C buses there are ("/dev/i2c-1").
+    func i2cBuses() -> [String]
     func bluetoothAdapter(hciIndex: Int) -> BluetoothAdapterStatus
     func isProcessRunning(_ command: String) -> Bool
     var isRoot: Bool { get }
@@ -277,6 +345,24 @@ public final class LiveDoctorSystem: DoctorSystem {
                 ? .used(offset: offset, consumer: info.consumer, chip: chip.name, label: chip.label)
                 : .free(offset: offset, name: info.name, chip: chip.name, label: chip.label)
         } catch { return .chipError(error) }
+    }
+
+    public func gpioChips() -> [String] {
+        Self.devices(prefix: "gpiochip").map { name in
+            guard let chip = try? GPIOChip("/dev/" + name) else { return name }
+            return chip.label.isEmpty ? name : "\(name) [\(chip.label)]"
+        }
+    }
+
+    public func i2cBuses() -> [String] { Self.devices(prefix: "i2c-").map { "/dev/" + $0 } }
+
+    /// The names in /dev starting with `prefix` followed by a number, in numeric order.
+    static func devices(prefix: String) -> [String] {
+        let numbered = FileSystem.directoryEntries("/dev").compactMap { name -> (Int, String)? in
+            guard name.hasPrefix(prefix), let n = Int(name.dropFirst(prefix.count)) else { return nil }
+            return (n, name)
+        }
+        return numbered.sorted { $0.0 < $1.0 }.map { $0.1 }
     }
 
     public func bluetoothAdapter(hciIndex: Int) -> BluetoothAdapterStatus {

@@ -181,7 +181,25 @@ public enum ResourcePaths {
                 + "give a name or a file, for example --board \(names.contains("rpi-zero2w") ? "rpi-zero2w" : names[0]), or --board sim"
         }
         let why = argument.contains("/") || argument.hasSuffix(".json") ? "no such file" : "no such board"
-        return boardError(file: argument, field: "board", message: "\(why); \(hint)")
+        let near = boardSuggestion(argument, shipped: names + [BoardLoader.simulatedBoardName]).map { " (\($0))" } ?? ""
+        return boardError(file: argument, field: "board", message: "\(why)\(near); \(hint)")
+    }
+
+    /// "did you mean 'rpi-zero2w'?" for a misspelt board: a name (`rpi-zer2w`,
+    /// `rpi-zero2.json`) against the shipped boards' names, a path
+    /// (`Boards/rpi-zero2.json`) against the board files in its directory.
+    /// nil when nothing is close.
+    public static func boardSuggestion(_ argument: String, shipped: [String]) -> String? {
+        func stem(_ name: String) -> String { name.hasSuffix(".json") ? String(name.dropLast(5)) : name }
+        guard argument.contains("/") else { return Spelling.didYouMean(stem(argument), among: shipped) }
+        let directory = PathText.parent(argument)
+        let typed = PathText.lastComponent(argument)
+        guard !typed.isEmpty else { return nil }
+        let files = FileSystem.directoryEntries(directory).filter { $0.hasSuffix(".json") }.sorted().prefix(256).map(stem)
+        // `Boards/rpi5` (no .json) is `Boards/rpi5.json`.
+        let near = files.contains(stem(typed)) ? [stem(typed)] : Spelling.suggestions(for: stem(typed), among: Array(files))
+        let prefix = String(argument[..<argument.index(argument.endIndex, offsetBy: -typed.count)])
+        return near.isEmpty ? nil : Spelling.didYouMean(near.map { prefix + $0 + ".json" })
     }
 
     /// A one-problem BoardError (its initializers are internal to BoardConfig:

@@ -74,6 +74,10 @@ struct RunCommand: WristcoreCommand {
         // First thing: a signal from now on waits for the loop (or, during a
         // restart, for the next image's loop) instead of killing the process.
         ProcessSignals.blockTerminating()
+        // The name the process had before a SIGHUP restart (`wristcore`, not `exe`),
+        // and the path a restart executes: the installed file, read once now.
+        RestartHandoff.takeName()
+        let executable = CurrentProcess.executablePath
         global.bootstrapLogging()
         let loaded: Board
         do throws(BoardError) { loaded = try ResourcePaths.loadBoardAfterRestart(argument: board) } catch { throw error.commandFailure }
@@ -95,13 +99,12 @@ struct RunCommand: WristcoreCommand {
             } catch {
                 throw WristCoreFailure("SIGHUP: cannot hand the checked files to the new image: \(error)")
             }
-            // After an upgrade the file was replaced: execv of /proc/self/exe
-            // starts this (deleted) version again, not the new one.
-            if let exe = CurrentProcess.executablePath, exe.hasSuffix(" (deleted)") {
-                Logger(label: "wristcore").warning(
-                    "the wristcore binary was replaced since this one started (\(exe)): restarting WristCore \(WristCoreVersion.string) as it runs; 'systemctl restart wristcore' starts the new version")
+            // After an upgrade the file was replaced: the restart starts the
+            // installed version from the path this one was started from.
+            if let running = CurrentProcess.executablePath, running.hasSuffix(" (deleted)"), let executable {
+                logger.notice("the wristcore binary was replaced since this one (WristCore \(WristCoreVersion.string)) started: restarting into the installed \(executable)")
             }
-            let error = ProcessSignals.restartInPlace(arguments: ProcessArguments.all)
+            let error = ProcessSignals.restartInPlace(executable: executable, arguments: ProcessArguments.all)
             throw WristCoreFailure("SIGHUP: \(error)")
         }
     }

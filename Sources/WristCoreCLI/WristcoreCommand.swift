@@ -7,8 +7,9 @@ import HAL
 ///
 /// Only ever a generic constraint (`CommandEntry.init`), never an
 /// existential: Embedded Swift has no `any P` of a non-class protocol and no
-/// `any P.Type`.
-protocol WristcoreCommand {
+/// `any P.Type`. `SendableMetatype`: the command table's closures (Sendable,
+/// as the table is a global) build a command from its type.
+protocol WristcoreCommand: SendableMetatype {
     /// Parses its arguments and generates its `--help`.
     static var description: CommandDescription { get }
     /// Reads the values; the parser has already checked each one's kind.

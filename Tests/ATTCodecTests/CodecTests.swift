@@ -144,7 +144,7 @@ struct CodecTests {
         // Encoding refuses too.
         let value = [UInt8](repeating: 0, count: 21)
         value.withUnsafeBytes { v in
-            #expect(throws: ATTPDUError.exceedsMTU(length: 24, mtu: 23)) {
+            _ = #expect(throws: ATTPDUError.exceedsMTU(length: 24, mtu: 23)) {
                 _ = try ATTHandleValueNotification(handle: 1, value: v).encoded(mtu: 23)
             }
         }

@@ -65,7 +65,7 @@ struct ConfigMutationTests {
         var root = #filePath
         for _ in 0..<3 { root = String(root[..<root.lastIndex(of: "/")!]) }
         var loaded = 0, refused = 0, unbounded = 0
-        for name in ["rpi-zero2w", "rpi3", "rpi4", "rpi5", "orangepi-zero3", "radxa-zero3", "generic", "sim"] {
+        for name in ["rpi-zero2w", "rpi-zero2w-2buttons", "rpi3", "rpi4", "rpi5", "orangepi-zero3", "radxa-zero3", "generic", "sim"] {
             let original = try #require(try readTestFile(root + "/Boards/\(name).json"))
             _ = try BoardLoader.parse(original, file: name)
             var m = Mutator(state: 0x9E37_79B9_7F4A_7C15 ^ UInt64(original.count))

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Reloads and outside files against the built binary (issue 28): SIGHUP
-bursts and storms leave the daemon running; a SIGHUP with a broken, deleted
+bursts and storms leave the daemon running, under its own name (not `exe`);
+a binary replaced as an upgrade does is what a SIGHUP starts (issue 27); a SIGHUP with a broken, deleted
 or unreadable board or settings file keeps the watch running as it is; a
 file swapped right after the SIGHUP cannot stop the new image (it gets the
 bytes that were checked); FIFOs, endless files and oversized files are
@@ -33,7 +34,7 @@ BROKEN = '{ "apps": { "x": { "mute": "yes please" } } }\n'
 
 class Daemon:
     """`wristcore run` on a copy of Boards/sim.json with its own state directory."""
-    def __init__(self, settings=None, board_text=None, extra_setup=None):
+    def __init__(self, settings=None, board_text=None, extra_setup=None, binary=None):
         self.tmp = tempfile.mkdtemp(prefix="wc-reload-")
         self.state = self.tmp + "/state"
         os.mkdir(self.state, 0o700)
@@ -47,7 +48,7 @@ class Daemon:
         self.harness = self.tmp + "/harness.sock"
         self.log_path = self.tmp + "/daemon.log"
         self.log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen([wristcore, "run", "--board", self.board, "--phone", "unix:" + self.tmp + "/phone.sock",
+        self.proc = subprocess.Popen([binary or wristcore, "run", "--board", self.board, "--phone", "unix:" + self.tmp + "/phone.sock",
                                       "--harness", "unix:" + self.harness, "--state-dir", self.state, "--log-level", "info"],
                                      stderr=self.log, cwd=self.tmp, env=dict(os.environ, WRISTCORE_FONTS=repo + "/Fonts"))
 
@@ -89,6 +90,21 @@ class Daemon:
         return rc
 
 
+def comm(pid):
+    """The process's name as ps, top and pgrep show it (/proc/PID/comm)."""
+    try:
+        return open("/proc/%d/comm" % pid).read().strip()
+    except OSError:
+        return None
+
+
+def exe(pid):
+    try:
+        return os.readlink("/proc/%d/exe" % pid)
+    except OSError:
+        return None
+
+
 def hup(pid):
     """SIGHUP; False when the process is gone (a daemon a SIGHUP killed)."""
     try:
@@ -113,6 +129,10 @@ d = Daemon()
 try:
     check("start: the daemon answers", d.ready())
     pid = d.proc.pid
+    name = comm(pid)
+    d.reload(0.2)
+    check("after a SIGHUP restart: the same process name (/proc/PID/comm, what ps and pgrep show)",
+          d.ready() and comm(pid) == name and name not in (None, "exe"), f"{name!r} before, {comm(pid)!r} after")
     trials = 3 if quick else 10
     survived = 0
     for gap in [0.001] * trials:
@@ -125,9 +145,48 @@ try:
     check("a storm of 50 SIGHUPs in a second: still running and answering", d.ready(30) and d.proc.poll() is None,
           f"exit {d.proc.poll()}")
     check("after the storm: same PID", d.proc.pid == pid)
+    check("after the storm: still the same process name", comm(pid) == name, f"{name!r} before, {comm(pid)!r} after")
 finally:
     rc = d.stop()
     check("after the storm: SIGTERM stops it cleanly", rc == 0, f"exit {rc}")
+
+# 1b. The binary replaced while the daemon runs (a package upgrade): a SIGHUP starts the installed
+#     file, from the path the daemon was started from (not the deleted old image), under the same name.
+def upgrade():
+    bindir = tempfile.mkdtemp(prefix="wc-upgrade-")
+    installed = bindir + "/wristcore"
+    shutil.copy2(wristcore, installed)
+    d = Daemon(binary=installed)
+    try:
+        check("upgrade: a daemon started from a copy answers", d.ready())
+        pid, name = d.proc.pid, comm(d.proc.pid)
+        shutil.copy2(wristcore, installed + ".new")
+        os.rename(installed + ".new", installed)  # as dpkg installs a file
+        replaced = exe(pid)
+        d.reload(0.2)
+        up = d.ready()
+        check("upgrade: after the SIGHUP the installed file runs (not the deleted old one), same PID, same name",
+              up and replaced == installed + " (deleted)" and exe(pid) == installed and comm(pid) == name and d.proc.pid == pid,
+              f"before {replaced!r}, after {exe(pid)!r}, name {name!r} -> {comm(pid)!r}")
+        check("upgrade: it says so", "restarting into the installed " + installed in d.logtext(), d.logtext()[-300:])
+        # The file removed (not replaced): the running image starts again (/proc/self/exe), and keeps its name.
+        os.unlink(installed)
+        d.reload(0.2)
+        up = d.ready()
+        check("binary removed: a SIGHUP restarts the running image, same PID, still named as before (not 'exe')",
+              up and d.proc.pid == pid and comm(pid) == name and exe(pid) == installed + " (deleted)",
+              f"exe {exe(pid)!r}, name {name!r} -> {comm(pid)!r}")
+    finally:
+        rc = d.stop()
+        check("upgrade: SIGTERM stops it cleanly", rc == 0, f"exit {rc}")
+        shutil.rmtree(bindir, ignore_errors=True)
+
+
+# (Not through a wrapper script: under qemu-user the daemon's own path is the one the wrapper names.)
+if open(wristcore, "rb").read(2) == b"#!":
+    print("ok - upgrade: skipped (the binary is a wrapper script)")
+else:
+    upgrade()
 
 # 4. SIGHUP with a broken, deleted or non-regular board file: keep running on the current board.
 d = Daemon()

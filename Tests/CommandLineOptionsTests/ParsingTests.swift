@@ -128,6 +128,25 @@ func failure(_ words: String...) -> UsageError? {
         #expect(failure("help", "frob") == expected)
     }
 
+    /// Issue 27.5: a misspelt command, option or choice names the one meant.
+    @Test func didYouMean() {
+        #expect(failure("stpo") == UsageError("unknown command 'stpo'; did you mean 'stop'? (the commands: go, stop)"))
+        #expect(failure("help", "Stop") == UsageError("unknown command 'Stop'; did you mean 'stop'? (the commands: go, stop)"))
+        #expect(failure("go", "--bord", "x") == UsageError("unknown option '--bord' (did you mean '--board'?)", command: "go"))
+        #expect(failure("go", "--jsno") == UsageError("unknown option '--jsno' (did you mean '--json'?)", command: "go"))
+        #expect(failure("go", "--hlep") == UsageError("unknown option '--hlep' (did you mean '--help'?)", command: "go"))
+        #expect(failure("go", "--board", "x", "--level", "hihg")
+            == UsageError("'--level <level>' takes low or high, not 'hihg' (did you mean 'high'?)", command: "go"))
+        // Nothing close, or too short to guess: no suggestion.
+        #expect(failure("walk") == UsageError("unknown command 'walk' (the commands: go, stop)"))
+        #expect(failure("og") == UsageError("unknown command 'og' (the commands: go, stop)"))
+        #expect(failure("go", "--zz") == UsageError("unknown option '--zz'", command: "go"))
+        #expect(failure("go", "--board", "x", "--level", "medium") == UsageError("'--level <level>' takes low or high, not 'medium'", command: "go"))
+        // A word of any length costs one bounded comparison per candidate.
+        let long = String(repeating: "x", count: 100_000)
+        #expect(failure(long) == UsageError("unknown command '\(long)' (the commands: go, stop)"))
+    }
+
     @Test func missingValue() {
         #expect(failure("go", "--board") == UsageError("missing value for '--board <file|sim>'", command: "go"))
         // The next word is an option, not the value.

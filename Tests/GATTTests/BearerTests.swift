@@ -301,7 +301,7 @@ struct BearerTests {
         let box = OutcomeBox()
         var levels: [LinkSecurityLevel] = []
         bearer.securityHandler = { levels.append($0) }
-        try pdu(0x01, 0x00).withUnsafeBytes { try bearer.send(request: ATTWriteRequest(handle: 0x33, value: $0), handler: box.handler) }
+        _ = try pdu(0x01, 0x00).withUnsafeBytes { try bearer.send(request: ATTWriteRequest(handle: 0x33, value: $0), handler: box.handler) }
         try link.run([
             .watch(pdu(0x12, 0x33, 0x00, 0x01, 0x00)),
             .peer(pdu(0x01, 0x12, 0x33, 0x00, 0x05)),

@@ -10,7 +10,7 @@ import Testing
         var template = Array("/tmp/wc-fs-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil)
-        return String(cString: template)
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     @Test func kindOfAFileADirectoryAndNothing() throws {

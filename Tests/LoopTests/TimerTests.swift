@@ -180,7 +180,7 @@ func timerfdCount() -> Int {
     while let entry = readdir(dir) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
         let len = readlink("/proc/self/fd/" + name, &target, 255)
-        if len > 0 { target[len] = 0; if String(cString: target).contains("timerfd") { n += 1 } }
+        if len > 0, String(decoding: target[..<len].map { UInt8(bitPattern: $0) }, as: UTF8.self).contains("timerfd") { n += 1 }
     }
     return n
 }

@@ -168,6 +168,7 @@ check "fonts in /usr/share/wristcore/Fonts, from wristcore-fonts" in_root "dpkg-
 check "the fonts' README and copyright in /usr/share/doc/wristcore-fonts" in_root "test -s /usr/share/doc/wristcore-fonts/README.md.gz && grep -q Unifont /usr/share/doc/wristcore-fonts/copyright"
 check "wristcore ships no font" in_root "! dpkg-query -L wristcore | grep -q '\\.wcf\$'"
 check "boards in /usr/share/wristcore/Boards" in_root "ls /usr/share/wristcore/Boards/rpi-zero2w.json"
+check "the two-button Zero 2 W board too" in_root "ls /usr/share/wristcore/Boards/rpi-zero2w-2buttons.json"
 check "man page" in_root "test -s /usr/share/man/man1/wristcore.1.gz && zcat /usr/share/man/man1/wristcore.1.gz | grep -q 'setup'"
 check "udev rules installed" in_root "grep -q gpiochip /lib/udev/rules.d/60-wristcore.rules"
 check "conffile /etc/wristcore/environment" in_root "dpkg-query --showformat='\${Conffiles}' --show wristcore | grep -q /etc/wristcore/environment"
@@ -179,7 +180,8 @@ echo "$out" | sed 's/^/      > /'
 check "doctor exits 1 (checks failed), not 2 (board file fine)" test "$rc" = 1
 check "doctor: the board file is ok" grep -q '^ok .*board /usr/share/wristcore/Boards/rpi-zero2w.json' <<<"$out"
 check "doctor: I2C bus missing, with the fix" grep -q 'FAIL .*I2C bus /dev/i2c-1 does not exist.*raspi-config' <<<"$out"
-check "doctor: GPIO chip missing, with the fix" grep -q 'FAIL .*GPIO chip.*gpiodetect' <<<"$out"
+check "doctor: GPIO chip missing, with the fix" grep -q -E 'FAIL .*GPIO chip.*(gpiodetect|no GPIO chips at all)' <<<"$out"
+check "doctor: the missing chip is one line for the four buttons and the motor" test "$(grep -c 'GPIO chip' <<<"$out")" = 1
 check "doctor: Bluetooth checked" grep -q -E '^(ok|WARN|FAIL) .*Bluetooth' <<<"$out"
 check "doctor as the service's user: capabilities missing, with the fix" in_root "runuser -u wristcore -- wristcore doctor --board rpi-zero2w 2>&1 | grep -q 'FAIL .*missing CAP_NET_ADMIN .*AmbientCapabilities=CAP_NET_ADMIN)'"
 check "doctor by name (rpi-zero2w) finds the shipped board" in_root "wristcore doctor --board rpi-zero2w 2>&1 | grep -q '^ok .*board /usr/share/wristcore/Boards/rpi-zero2w.json'"
@@ -200,7 +202,9 @@ if [ $rc = 1 ] && grep -q 'not found; looked in: .*/usr/share/wristcore/Fonts.*W
 
 check "setup refuses a broken board file (exit 2, nothing written)" in_root "printf '{ \"name\": 1 }' >/tmp/bad.json; wristcore setup --board /tmp/bad.json; test \$? = 2 && test ! -e /etc/wristcore/board.json"
 check "setup --board rpi-zero2w writes /etc/wristcore/board.json" in_root "wristcore setup --board rpi-zero2w && cmp /etc/wristcore/board.json /usr/share/wristcore/Boards/rpi-zero2w.json"
-check "setup --list" in_root "wristcore setup --list | grep -q '^rpi5 '"
+check "setup --list" in_root "wristcore setup --list | grep -q '^rpi5 ' && wristcore setup --list | grep -q '^rpi-zero2w-2buttons '"
+check "setup --board rpi-zero2w --buttons 2 installs the two-button board" in_root "wristcore setup --board rpi-zero2w --buttons 2 </dev/null && cmp /etc/wristcore/board.json /usr/share/wristcore/Boards/rpi-zero2w-2buttons.json"
+check "setup --board rpi-zero2w --buttons 4 the four-button one" in_root "wristcore setup --board rpi-zero2w --buttons 4 </dev/null && cmp /etc/wristcore/board.json /usr/share/wristcore/Boards/rpi-zero2w.json"
 check "motor-off on the configured board fails cleanly without a GPIO chip" in_root "wristcore motor-off --board /etc/wristcore/board.json 2>&1 | grep -q 'motor-off: '"
 
 # ---- 4. remove: only the state directory (and the board the user chose) stay

@@ -21,8 +21,18 @@ final class FakeDoctorSystem: DoctorSystem {
     func deviceAccess(_ path: String) -> SystemProbe.Access { devices[path] ?? .missing }
     func exists(_ path: String) -> Bool { paths.contains(path) || devices[path] != nil }
     func probeI2C(path: String, address: UInt8) -> HALError? { displayError }
+    /// Chips that cannot be opened, as the live system reports it (errno ENOENT).
+    var missingChips: Set<String> = []
+    /// What /dev holds.
+    var chips = ["gpiochip0 [pinctrl-bcm2835]"]
+    func gpioChips() -> [String] { chips }
+    func i2cBuses() -> [String] { devices.keys.filter { $0.hasPrefix("/dev/i2c-") }.sorted() }
     func gpioLine(chip: String, line: LineSelector) -> GPIOLineStatus {
-        lines["\(chip):\(line)"] ?? {
+        if missingChips.contains(chip) {
+            return .chipError(HALError(operation: "open GPIO chip \"\(chip)\"", errno: ENOENT, reason: "No such file or directory",
+                                       hint: "list the chips with 'gpiodetect' (package gpiod) and use a path, name or label from it"))
+        }
+        return lines["\(chip):\(line)"] ?? {
             if case .offset(let o) = line { return .free(offset: o, name: "GPIO\(o)", chip: "gpiochip0", label: "pinctrl-bcm2835") }
             return .noSuchLine(chip: "gpiochip0", label: "pinctrl-bcm2835")
         }()
@@ -95,10 +105,66 @@ final class FakeDoctorSystem: DoctorSystem {
     @Test func machineWithoutI2C() {
         let system = FakeDoctorSystem()
         system.devices = [:]
-        let report = Doctor(board: board, system: system).check()
-        #expect(report.lines[1] == "FAIL  I2C bus /dev/i2c-1 does not exist. On a Raspberry Pi enable I2C: 'sudo raspi-config nonint do_i2c 0' (or add 'dtparam=i2c_arm=on' to /boot/firmware/config.txt) and reboot; elsewhere load i2c-dev ('sudo modprobe i2c-dev') and enable the board's I2C overlay. 'ls /dev/i2c-*' lists the buses.")
+        var report = Doctor(board: board, system: system).check()
+        #expect(report.lines[1] == "FAIL  I2C bus /dev/i2c-1 does not exist, and this machine has no I2C buses at all (no /dev/i2c-*): I2C is not enabled, or this is not the board the file is for. On a Raspberry Pi enable I2C: 'sudo raspi-config nonint do_i2c 0' (or add 'dtparam=i2c_arm=on' to /boot/firmware/config.txt) and reboot; elsewhere load i2c-dev ('sudo modprobe i2c-dev') and enable the board's I2C overlay. To try WristCore without hardware: --board sim")
         #expect(report.failureCount == 1)
         #expect(Array(report.lines[2...]) == Array(Self.healthy[2...]))
+
+        // Other buses exist: they are named (the display may be on one of them).
+        system.devices = ["/dev/i2c-20": .ok, "/dev/i2c-21": .ok]
+        report = Doctor(board: board, system: system).check()
+        #expect(report.lines[1] == "FAIL  I2C bus /dev/i2c-1 does not exist; this machine has /dev/i2c-20 and /dev/i2c-21. On a Raspberry Pi enable I2C: 'sudo raspi-config nonint do_i2c 0' (or add 'dtparam=i2c_arm=on' to /boot/firmware/config.txt) and reboot; elsewhere load i2c-dev ('sudo modprobe i2c-dev') and enable the board's I2C overlay. Or, if the display is on one of those, set display.bus in the board file ('i2cdetect -y N' shows what answers on bus N).")
+        #expect(report.failureCount == 1)
+    }
+
+    /// Issue 27.3: a chip that does not exist is one line naming it and every
+    /// line that uses it (it was five identical lines on a four-button board),
+    /// and says so when the machine has no GPIO chip at all.
+    @Test func aMissingChipIsOneLine() {
+        let fourButtons = Board(
+            name: "Four buttons", simulated: false, display: board.display,
+            buttons: [
+                ButtonWiring(role: .positive, chip: "gpiochip0", line: .offset(17), activeLow: true, bias: .pullUp),
+                ButtonWiring(role: .negative, chip: "gpiochip0", line: .offset(27), activeLow: true, bias: .pullUp),
+                ButtonWiring(role: .select, chip: "gpiochip0", line: .offset(22), activeLow: true, bias: .pullUp),
+                ButtonWiring(role: .back, chip: "gpiochip0", line: .offset(23), activeLow: true, bias: .pullUp),
+            ],
+            motor: MotorWiring(chip: "gpiochip0", line: .offset(18), activeLow: false),
+            input: .defaults, bluetooth: .defaults, source: "Boards/test.json")
+        let system = FakeDoctorSystem()
+        system.missingChips = ["gpiochip0"]
+        system.chips = []
+        var report = Doctor(board: fourButtons, system: system).check()
+        var gpio = report.lines.filter { $0.contains("gpiochip") }
+        #expect(gpio == [
+            "FAIL  GPIO chip \"gpiochip0\" (used by the positive, negative, select and back buttons and the motor) does not exist, and this machine has no GPIO chips at all (no /dev/gpiochip*): is this the board the file is for? Run the doctor on the watch's own board with its board file ('wristcore setup --list' shows the shipped ones), or try WristCore without hardware with --board sim"
+        ])
+        #expect(report.failureCount == 1)
+        #expect(report.lines.count == Self.healthy.count - 2)  // five GPIO lines became one
+
+        // Chips exist, just not this one: they are named.
+        system.chips = ["gpiochip0 [pinctrl-rp1]", "gpiochip10 [rp1-gpio]"]
+        system.missingChips = ["gpiochip4"]
+        var mixed = fourButtons
+        mixed.buttons[2].chip = "gpiochip4"
+        mixed.buttons[3].chip = "gpiochip4"
+        report = Doctor(board: mixed, system: system).check()
+        gpio = report.lines.filter { $0.contains("gpiochip") }
+        #expect(gpio == [
+            "ok    positive button: line 17 (GPIO17) of gpiochip0 (pinctrl-bcm2835) is free",
+            "ok    negative button: line 27 (GPIO27) of gpiochip0 (pinctrl-bcm2835) is free",
+            "FAIL  GPIO chip \"gpiochip4\" (used by the select and back buttons) does not exist; this machine has gpiochip0 [pinctrl-rp1] and gpiochip10 [rp1-gpio]. If this is the board the file is for, set \"chip\" in the board file to one of them (a path, a name or a label; 'gpiodetect' lists them); if not, use this board's own file ('wristcore setup --list' shows the shipped ones)",
+            "ok    motor: line 18 (GPIO18) of gpiochip0 (pinctrl-bcm2835) is free",
+        ])
+        #expect(report.failureCount == 1)
+
+        // Another failure to open a chip (permission) is folded too, with its own words.
+        system.missingChips = []
+        let denied = HALError(operation: "open GPIO chip \"gpiochip0\"", errno: EACCES, reason: "Permission denied", hint: "add your user to the 'gpio' group")
+        for offset in [17, 27, 22, 23, 18] { system.lines["gpiochip0:\(offset)"] = .chipError(denied) }
+        report = Doctor(board: fourButtons, system: system).check()
+        gpio = report.lines.filter { $0.contains("gpiochip") }
+        #expect(gpio == ["FAIL  the positive, negative, select and back buttons and the motor: \(denied)"])
     }
 
     @Test func displayNotAnswering() {
