@@ -72,7 +72,7 @@ def block_commands(block, lang):
     while i < len(block):
         no, line = block[i]
         text = line.strip()
-        if lang == "console":
+        if lang in ("console", "text"):
             if not text.startswith("$ "):
                 i += 1
                 continue
@@ -82,7 +82,7 @@ def block_commands(block, lang):
             text = text[:-1].rstrip() + " " + block[i][1].strip()
         i += 1
         expected = None
-        if lang == "console":
+        if lang in ("console", "text"):
             expected = []
             while i < len(block) and not block[i][1].strip().startswith("$ "):
                 expected.append(block[i][1].rstrip())
@@ -237,7 +237,8 @@ def check_command(binary, where, words, subs, ran, expected):
                 option = w.split("=")[0]
                 if not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(option), usage):
                     problem(where, f"'wristcore {sub} {option}': '{sub} --help' lists no such option")
-            if w == "--board" and i + 1 < len(words):
+            shows_error = any(l.startswith("wristcore: ") for l in expected or [])
+            if w == "--board" and i + 1 < len(words) and not shows_error:
                 board = shipped_board(words[i + 1])
                 if board and not os.path.exists(os.path.join(ROOT, board)):
                     problem(where, f"'wristcore {sub} --board {words[i + 1]}': {board} does not exist")
