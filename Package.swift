@@ -86,7 +86,7 @@ let package = Package(
             dependencies: ["Loop", "HAL", "Log"]),
 
         // MARK: the watch
-        .target(name: "BoardConfig", dependencies: ["ANCS", "Haptics", "Graphics", "HAL"]),
+        .target(name: "BoardConfig", dependencies: ["ANCS", "Haptics", "Display", "Graphics", "HAL"]),
         .target(
             name: "Watch",
             dependencies: [
@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "LinuxHALTests", dependencies: ["LinuxHAL", "HAL"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "LinuxHAL", "HAL"]),
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
-        .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "BoardConfig", "Graphics", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "AMS", "HAL"]),
         // SimBoard with in-memory sockets: no LinuxHAL in its closure.
         .testTarget(
@@ -178,7 +178,7 @@ let package = Package(
             name: "WristCoreTests",
             dependencies: [
                 "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ANCS", "AMS", "Screens",
-                "Graphics", "Haptics", "Input", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
+                "Display", "Graphics", "Haptics", "Input", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
                 "Log",
             ],
             exclude: ["EndToEnd/Golden"]),

@@ -1,3 +1,4 @@
+import Display
 import Haptics
 
 /// What a board file describes: how the display, buttons, motor and Bluetooth
@@ -20,12 +21,9 @@ public struct Board: Equatable, Sendable {
     public func button(_ role: ButtonRole) -> ButtonWiring? { buttons.first { $0.role == role } }
 }
 
-public enum DisplayController: String, CaseIterable, Sendable {
-    case ssd1306, sh1106, ssd1309
-}
-
 public struct DisplayWiring: Equatable, Sendable {
-    public var controller: DisplayController
+    /// A family of the controller registry (`ControllerSpec.all`).
+    public var controller: ControllerFamily
     public var bus: Int
     public var address: UInt8
     public var width: Int

@@ -1,4 +1,5 @@
 import ANCS
+import Display
 import HAL
 import Haptics
 
@@ -211,6 +212,23 @@ struct BoardValidator {
         return e
     }
 
+    /// "64 or 32" for a family with both panels in the registry; "64 (only
+    /// the ssd1306 comes in 128x32)" for one without a 32-row panel.
+    static func allowedHeights(_ family: ControllerFamily?) -> String {
+        var heights: [Int] = []
+        for spec in ControllerSpec.all where (family == nil || spec.family == family) && !heights.contains(spec.height) {
+            heights.append(spec.height)
+        }
+        heights.sort(by: >)
+        let text = heights.map { String($0) }.joined(separator: " or ")
+        guard family != nil, !heights.contains(32) else { return text }
+        var others: [String] = []
+        for spec in ControllerSpec.all where spec.height == 32 && !others.contains(spec.family.rawValue) {
+            others.append(spec.family.rawValue)
+        }
+        return others.isEmpty ? text : "\(text) (only the \(others.joined(separator: " and ")) comes in 128x32)"
+    }
+
     static func show(_ v: ConfigJSON) -> String {
         switch v {
         case .number(_, let t, _): BoardText.escaped(t)
@@ -244,17 +262,19 @@ struct BoardValidator {
     mutating func display(_ v: ConfigJSON) -> DisplayWiring? {
         guard let m = members(v, "display", allowed: ["controller", "bus", "address", "width", "height", "columnOffset", "rotation", "contrast", "flip", "dimAfterSeconds", "offAfterSeconds"]) else { return nil }
         let l = v.line
-        let controller = choice(m, "controller", "display.controller", DisplayController.self, required: l, what: "display controller")
+        let controller = choice(m, "controller", "display.controller", ControllerFamily.self, required: l, what: "display controller")
         let bus = int(m, "bus", "display.bus", range: 0...255, required: l, allowedText: "the N of /dev/i2c-N, 0-255")
         let address = int(m, "address", "display.address", range: 0x03...0x77, required: l, hexAllowed: true, allowedText: "a 7-bit I2C address 0x03-0x77 (OLEDs use 0x3C or 0x3D)")
         let width = int(m, "width", "display.width", range: 128...128, required: l, allowedText: "128")
-        let heights = controller == .ssd1306 ? "64 or 32" : "64 (only the ssd1306 comes in 128x32)"
+        // The heights and the default column offset are the registry's (Display/Controllers).
+        let heights = Self.allowedHeights(controller)
         var height = int(m, "height", "display.height", range: 32...64, required: l, allowedText: heights)
-        if let h = height, h != 64 && !(h == 32 && controller == .ssd1306) {
-            problem(m["height"]!.0.line, "display.height", "\(h) is not supported for \(controller?.rawValue ?? "this controller"); allowed: \(heights)")
+        if let h = height, let controller, ControllerSpec.panel(controller, width: 128, height: h) == nil {
+            problem(m["height"]!.0.line, "display.height", "\(h) is not supported for \(controller.rawValue); allowed: \(heights)")
             height = nil
         }
-        let offset = int(m, "columnOffset", "display.columnOffset", range: 0...4, required: nil, default: controller == .sh1106 ? 2 : 0)
+        let usual = controller.flatMap { ControllerSpec.panel($0, width: 128, height: height ?? 64) }?.columnOffset ?? 0
+        let offset = int(m, "columnOffset", "display.columnOffset", range: 0...4, required: nil, default: usual)
         let rotation = int(m, "rotation", "display.rotation", range: 0...270, required: nil, default: 0, allowedText: "0, 90, 180 or 270")
         if let r = rotation, r % 90 != 0 { problem(m["rotation"]!.0.line, "display.rotation", "\(r) is not supported; allowed: 0, 90, 180 or 270") }
         let contrast = int(m, "contrast", "display.contrast", range: 0...255, required: nil, default: 127)

@@ -1,9 +1,32 @@
-/// The controller families WristCore drives. They share the SSD1306 command
-/// set for everything but addressing and power.
-public enum ControllerFamily: String, Sendable {
-    case ssd1306
-    case ssd1309
-    case sh1106
+/// A controller family by the name board files use ("ssd1306"). The
+/// families WristCore drives share the SSD1306 command set for everything
+/// but addressing and power, which each panel's `ControllerSpec` states as
+/// data. A family exists when a panel of it is in the registry,
+/// `ControllerSpec.all`: each is declared in its own file under
+/// `Display/Controllers/` (docs/display.md, "Adding a controller").
+public struct ControllerFamily: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// A registered family; nil for a name no panel in `ControllerSpec.all` has.
+    public init?(rawValue: String) {
+        guard ControllerSpec.all.contains(where: { $0.family.rawValue == rawValue }) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// Declares a family (its controller file does, once).
+    init(declaring name: String) { rawValue = name }
+
+    /// Every registered family, in registry order.
+    public static var allCases: [ControllerFamily] {
+        var families: [ControllerFamily] = []
+        for spec in ControllerSpec.all where !families.contains(spec.family) { families.append(spec.family) }
+        return families
+    }
+
+    /// The family's panels in the registry.
+    public var panels: [ControllerSpec] { ControllerSpec.all.filter { $0.family == self } }
+
+    public var description: String { rawValue }
 }
 
 /// How the driver may address display RAM, which decides the flush strategy.
@@ -66,85 +89,18 @@ public struct ControllerSpec: Sendable, Equatable, CustomStringConvertible {
         return s
     }
 
-    // MARK: the panels (init values from the controllers' datasheets)
+    /// The registry: every panel WristCore drives, one line each. Board files,
+    /// the daemon, the self-test and the emulator's coverage test all read it.
+    public static let all: [ControllerSpec] = [
+        ssd1306_128x64, ssd1306_128x32,  // Controllers/SSD1306.swift
+        sh1106_128x64,                   // Controllers/SH1106.swift
+        ssd1309_128x64,                  // Controllers/SSD1309.swift
+    ]
 
-    /// SSD1306, 128x64, internal charge pump.
-    public static let ssd1306_128x64 = ControllerSpec(
-        name: "ssd1306-128x64", family: .ssd1306, width: 128, height: 64, ramColumns: 128, columnOffset: 0,
-        addressing: .horizontalWindow,
-        initCommands: [
-            0xD5, 0x80,   // display clock: divide ratio 1, oscillator 8 (reset value)
-            0xA8, 0x3F,   // multiplex ratio 64
-            0xD3, 0x00,   // display offset 0
-            0x40,         // display start line 0
-            0x8D, 0x14,   // charge pump on (panel powered from VCC of the module)
-            0x20, 0x00,   // horizontal addressing mode
-            0xDA, 0x12,   // COM pins: alternative configuration, no left/right remap (64 rows)
-            0xD9, 0xF1,   // pre-charge: phase 1 = 1 clock, phase 2 = 15 clocks
-            0xDB, 0x30,   // VCOMH deselect ~0.83 x VCC
-            0x2E,         // scrolling off
-            0xA4,         // show RAM content
-        ],
-        defaultContrast: 0xCF)
-
-    /// SSD1306, 128x32, internal charge pump.
-    public static let ssd1306_128x32 = ControllerSpec(
-        name: "ssd1306-128x32", family: .ssd1306, width: 128, height: 32, ramColumns: 128, columnOffset: 0,
-        addressing: .horizontalWindow,
-        initCommands: [
-            0xD5, 0x80,
-            0xA8, 0x1F,   // multiplex ratio 32
-            0xD3, 0x00,
-            0x40,
-            0x8D, 0x14,
-            0x20, 0x00,
-            0xDA, 0x02,   // COM pins: sequential configuration (32 rows)
-            0xD9, 0xF1,
-            0xDB, 0x30,
-            0x2E,
-            0xA4,
-        ],
-        defaultContrast: 0x8F)
-
-    /// SSD1309, 128x64 (external VCC: there is no charge pump command).
-    public static let ssd1309_128x64 = ControllerSpec(
-        name: "ssd1309-128x64", family: .ssd1309, width: 128, height: 64, ramColumns: 128, columnOffset: 0,
-        addressing: .horizontalWindow,
-        initCommands: [
-            0xFD, 0x12,   // command lock off (reset state, sent in case a previous run locked it)
-            0xD5, 0xA0,   // display clock: divide ratio 1, oscillator 10
-            0xA8, 0x3F,
-            0xD3, 0x00,
-            0x40,
-            0x20, 0x00,
-            0xDA, 0x12,
-            0xD9, 0xF1,
-            0xDB, 0x34,   // VCOMH deselect ~0.78 x VCC (reset value)
-            0x2E,
-            0xA4,
-        ],
-        defaultContrast: 0x8F)
-
-    /// SH1106, 128x64 on a 132-column RAM, page addressing only.
-    public static let sh1106_128x64 = ControllerSpec(
-        name: "sh1106-128x64", family: .sh1106, width: 128, height: 64, ramColumns: 132, columnOffset: 2,
-        addressing: .pageOnly,
-        initCommands: [
-            0xD5, 0x80,   // display clock (reset value 0x50 is slower; 0x80 = +15 % oscillator)
-            0xA8, 0x3F,
-            0xD3, 0x00,
-            0x40,
-            0xAD, 0x8B,   // DC-DC converter on
-            0x32,         // pump voltage 8.0 V
-            0xDA, 0x12,   // COM pads: alternative (reset value)
-            0xD9, 0x22,   // discharge / pre-charge 2 / 2 clocks (reset value)
-            0xDB, 0x35,   // VCOM deselect level (reset value)
-            0xA4,
-        ],
-        defaultContrast: 0x80)
-
-    /// Every shipped panel.
-    public static let all: [ControllerSpec] = [ssd1306_128x64, ssd1306_128x32, ssd1309_128x64, sh1106_128x64]
+    /// The registered panel of `family` with this glass, if there is one.
+    public static func panel(_ family: ControllerFamily, width: Int, height: Int) -> ControllerSpec? {
+        all.first { $0.family == family && $0.width == width && $0.height == height }
+    }
 
     /// Looks a panel up by its board-file name ("ssd1306-128x64", "sh1106", "ssd1306-128x32" ...).
     /// A bare family name means its 128x64 variant.

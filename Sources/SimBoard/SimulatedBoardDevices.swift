@@ -53,7 +53,14 @@ public final class SimulatedBoardDevices: BoardDevices {
     public func preflight() throws(WristCoreFailure) {}
 
     public func openDisplay(_ wiring: DisplayWiring) throws(HALError) -> any I2CTransport {
-        let panel = EmulatedPanel.named("\(wiring.controller.rawValue)-\(wiring.width)x\(wiring.height)") ?? .ssd1306_128x64
+        // The emulator models each registered controller on its own (it is
+        // the driver's independent oracle): a controller it has no model of
+        // is an error here, not an SSD1306 in disguise.
+        let name = "\(wiring.controller.rawValue)-\(wiring.width)x\(wiring.height)"
+        guard let panel = EmulatedPanel.named(name) else {
+            throw HALError(operation: "emulate display \(name)", errno: 0, reason: "the display emulator has no model of this panel",
+                           hint: "add one to Sources/SimBoard/DisplayEmulator.swift (docs/display.md, \"Adding a controller\")")
+        }
         let emulated = EmulatedI2CDisplay(panel: panel, address: wiring.address)
         display = emulated
         return emulated

@@ -65,7 +65,7 @@ public final class WatchController: WatchModelSink {
     /// The loop's time (for ages the harness reports).
     public var now: MonotonicInstant { loop.now }
     public let framebuffer: Framebuffer
-    public let driver: OLEDDriver
+    public let driver: any PanelDriver
     public let motor: MotorController?
     /// The display bus as the driver counted it (every byte it sent).
     public var displayBus: DisplayBusCounters {
@@ -110,7 +110,7 @@ public final class WatchController: WatchModelSink {
 
     public init(
         loop: any EventLoop, logger: Logger, settings: WatchSettings, renderer: ScreenRenderer, framebuffer: Framebuffer,
-        driver: OLEDDriver, contrast: UInt8, motor: MotorController?, policy: VibrationPolicy
+        driver: any PanelDriver, contrast: UInt8, motor: MotorController?, policy: VibrationPolicy
     ) {
         self.loop = loop
         self.logger = logger

@@ -247,7 +247,7 @@ public final class WatchDaemon {
 
     private func makeWatch(loop: EpollLoop, motor: MotorController?, devices: any BoardDevices) throws(WristCoreFailure) -> WatchController {
         let d = board.display
-        guard let spec = ControllerSpec.named("\(d.controller.rawValue)-\(d.width)x\(d.height)") ?? ControllerSpec.named(d.controller.rawValue) else {
+        guard let spec = ControllerSpec.panel(d.controller, width: d.width, height: d.height) else {
             throw WristCoreFailure("no controller description for \(d.controller.rawValue) \(d.width)x\(d.height)")
         }
         let transport: any I2CTransport
@@ -256,7 +256,7 @@ public final class WatchDaemon {
         }
         var displayOptions = DisplayOptions(contrast: d.contrast, columnOffset: d.columnOffset)
         displayOptions.persist = false
-        let driver = OLEDDriver(spec: spec, transport: transport, options: displayOptions)
+        let driver = PanelDrivers.make(spec, transport: transport, options: displayOptions)
         let rotation = Rotation(rawValue: d.rotation) ?? .r0
         let framebuffer = Framebuffer(width: spec.width, height: spec.height, rotation: rotation)
         let fonts = try ResourcePaths.screenFonts()

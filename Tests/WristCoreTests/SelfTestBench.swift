@@ -1,4 +1,5 @@
 import BoardConfig
+import Display
 import Foundation
 import Graphics
 import HAL
@@ -79,7 +80,7 @@ final class SelfTestBench {
     var motorOn: Bool { simulated.motorLine?.isActive ?? false }
 
     /// The built-in simulated board with another panel geometry / controller.
-    static func board(controller: DisplayController = .ssd1306, height: Int = 64, columnOffset: Int? = nil,
+    static func board(controller: ControllerFamily = .ssd1306, height: Int = 64, columnOffset: Int? = nil,
                       withoutMotor: Bool = false, buttons: [ButtonRole]? = nil) -> Board {
         var b = BoardLoader.builtInSimulated
         b.display.controller = controller

@@ -1,4 +1,5 @@
 import BoardConfig
+import Display
 
 /// What the terminal tells the person at the bench for each step: what the
 /// panel should show, what a wrong picture means and which board-file field
@@ -29,12 +30,13 @@ struct SelfTestAdvice {
             return lines
         }
         lines.append("If it does not, the board file's display section is wrong:")
-        switch d.controller {
-        case .sh1106:
+        // A panel whose RAM is wider than its glass (SH1106: 132 columns, the
+        // glass at offset 2) shows the opposite mistakes of a 128-column one.
+        if let spec = ControllerSpec.panel(d.controller, width: d.width, height: d.height), spec.ramColumns > spec.width {
             lines.append("  - the right edge missing and a 2-pixel gap at the left: the panel is an SSD1306 (most 0.96\"")
             lines.append("    modules): set display.controller to \"ssd1306\"; an SH1106 clone shifted by another amount")
             lines.append("    needs another display.columnOffset (now \(d.columnOffset); 0-4, usually 2)")
-        case .ssd1306, .ssd1309:
+        } else {
             lines.append("  - garbled, snow, only a band at the top, or the left edge missing with 2 columns of noise at")
             lines.append("    the right: the panel is an SH1106 (most 1.3\" modules): set display.controller to \"sh1106\"")
             lines.append("  - shifted by 1-4 pixels with a clean picture otherwise: display.columnOffset (now \(d.columnOffset); 0-4)")
@@ -54,7 +56,7 @@ struct SelfTestAdvice {
 
     var displayHint: String {
         wired
-            ? "check display.controller (ssd1306 / sh1106 / ssd1309), display.columnOffset, display.height, display.rotation and display.flip against the explanation above"
+            ? "check display.controller (\(ControllerFamily.allCases.map { $0.rawValue }.joined(separator: " / "))), display.columnOffset, display.height, display.rotation and display.flip against the explanation above"
             : "the simulated panel shows the driver's own bytes: a wrong picture is a bug in WristCore, please report it with a snapshot (the harness's 'snapshot png')"
     }
 

@@ -9,20 +9,20 @@ import HAL
 /// stays on the glass when the test ends (the summary).
 final class SelfTestPanel {
     let framebuffer: Framebuffer
-    private let driver: OLEDDriver
+    private let driver: any PanelDriver
 
     /// Opens and initialises the panel; the error says what to fix (a
     /// missing bus: how to enable I2C; a NACK: the wiring and the address).
     init(board: Board, devices: any BoardDevices) throws(SelfTestPanelError) {
         let d = board.display
-        guard let spec = ControllerSpec.named("\(d.controller.rawValue)-\(d.width)x\(d.height)") ?? ControllerSpec.named(d.controller.rawValue) else {
+        guard let spec = ControllerSpec.panel(d.controller, width: d.width, height: d.height) else {
             throw .init(detail: "no controller description for \(d.controller.rawValue) \(d.width)x\(d.height)")
         }
         let transport: any I2CTransport
         do { transport = try devices.openDisplay(d) } catch { throw .init(error) }
         var options = DisplayOptions(contrast: d.contrast, columnOffset: d.columnOffset)
         options.persist = true
-        driver = OLEDDriver(spec: spec, transport: transport, options: options)
+        driver = PanelDrivers.make(spec, transport: transport, options: options)
         let rotation = Rotation(rawValue: d.rotation) ?? .r0
         framebuffer = Framebuffer(width: spec.width, height: spec.height, rotation: rotation)
         do { try driver.initialize(rotation: rotation) } catch { throw .init(error) }
