@@ -8,7 +8,11 @@ import HAL
 /// to this, chosen by `PanelDrivers.make`.
 ///
 /// A class protocol: the watch holds one `any PanelDriver`, which Embedded
-/// Swift allows only for class-bound existentials.
+/// Swift allows only for class-bound existentials. No overload of a
+/// requirement in a protocol extension: a `flush(_:)` beside
+/// `flush(_:full:)`, called on `any PanelDriver`, built fine for the host
+/// but in Embedded mode called through the wrong witness table (the daemon
+/// crashed at its first render), so every caller passes `full:`.
 public protocol PanelDriver: AnyObject {
     /// The panel being driven (geometry, addressing).
     var spec: ControllerSpec { get }
@@ -31,11 +35,6 @@ public protocol PanelDriver: AnyObject {
     func flush(_ fb: Framebuffer, full: Bool) throws(HALError) -> FlushStats
     /// Ends the session (the picture kept or cleared as the options say).
     func shutdown() throws(HALError)
-}
-
-extension PanelDriver {
-    @discardableResult
-    public func flush(_ fb: Framebuffer) throws(HALError) -> FlushStats { try flush(fb, full: false) }
 }
 
 extension OLEDDriver: PanelDriver {}

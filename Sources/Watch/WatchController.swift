@@ -453,7 +453,7 @@ public final class WatchController: WatchModelSink {
         // is one command; a horizontal one goes with the next screen change).
         driver.setShift(PanelShift(x: model.pixelShift.x, y: model.pixelShift.y))
         do {
-            _ = try driver.flush(framebuffer)
+            _ = try driver.flush(framebuffer, full: false)
             if displayFailing {
                 displayFailing = false
                 logger.notice("display answers again")

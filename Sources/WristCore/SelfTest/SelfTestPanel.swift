@@ -31,7 +31,7 @@ final class SelfTestPanel {
     /// Draws with `draw` and sends what changed.
     func show(_ draw: (Framebuffer) -> Void) throws(HALError) {
         draw(framebuffer)
-        _ = try driver.flush(framebuffer)
+        _ = try driver.flush(framebuffer, full: false)
     }
 
     /// Leaves the last picture on the glass (`persist`) and stops driving it.
