@@ -95,7 +95,11 @@ public enum CategoryID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The case name (`incomingCall`, `unknown(12)`), as the harness JSON and the logs show it.
+    /// The twelve categories of the specification, in CategoryID order.
+    public static let defined: [CategoryID] = (0...11).map { CategoryID(rawValue: UInt8($0)) }
+
+    /// The case name (`incomingCall`, `unknown(12)`), as the harness JSON, the
+    /// logs and the board file's `motor.vibrate` keys show it.
     public var description: String {
         switch self {
         case .other: "other"

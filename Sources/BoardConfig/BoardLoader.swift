@@ -361,12 +361,8 @@ struct BoardValidator {
     /// (Important double, incoming call ring, the rest none). Silent and
     /// pre-existing ones never vibrate.
     mutating func vibrate(_ v: ConfigJSON) -> VibrationPolicy {
-        let categories: [String: CategoryID] = [
-            "other": .other, "incomingCall": .incomingCall, "missedCall": .missedCall, "voicemail": .voicemail,
-            "social": .social, "schedule": .schedule, "email": .email, "news": .news,
-            "healthAndFitness": .healthAndFitness, "businessAndFinance": .businessAndFinance,
-            "location": .location, "entertainment": .entertainment,
-        ]
+        var categories: [String: CategoryID] = [:]
+        for category in CategoryID.defined { categories[category.description] = category }
         let keys = ["important", "default"] + categories.keys.sorted()
         guard let m = members(v, "motor.vibrate", allowed: keys) else { return .standard }
         let patterns = VibrationPattern.builtIns.map { $0.name } + ["none"]
