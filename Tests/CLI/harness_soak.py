@@ -204,8 +204,10 @@ try:
           "(%.1f -> %.1f MiB)" % (warm[0] / 1024, max(warm) / 1024) if warm else "")
     log.seek(0)
     dropped = [l for l in log if "does not read its replies" in l]
+    # The daemon's clock starts before `elapsed` does (start-up, the first
+    # connection): one line more than elapsed / 10 s allows is still throttled.
     check("dropping the client is logged, throttled (at most one line per 10 s)",
-          1 <= len(dropped) <= elapsed / 10 + 1, "(%d lines)" % len(dropped))
+          1 <= len(dropped) <= elapsed / 10 + 2, "(%d lines)" % len(dropped))
     check("the daemon is still running", daemon.poll() is None, "(killed at %.0f MiB RSS)" % (runaway[0] / 1024) if runaway else "")
 finally:
     stop.set()
