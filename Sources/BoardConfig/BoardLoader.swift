@@ -212,21 +212,12 @@ struct BoardValidator {
         return e
     }
 
-    /// "64 or 32" for a family with both panels in the registry; "64 (only
-    /// the ssd1306 comes in 128x32)" for one without a 32-row panel.
+    /// "64 or 32" for a family with a 32-row panel in the registry (or no
+    /// family yet); else the 64 rows every family has. (Kept small: the
+    /// arm64 daemon is size-budgeted.)
     static func allowedHeights(_ family: ControllerFamily?) -> String {
-        var heights: [Int] = []
-        for spec in ControllerSpec.all where (family == nil || spec.family == family) && !heights.contains(spec.height) {
-            heights.append(spec.height)
-        }
-        heights.sort(by: >)
-        let text = heights.map { String($0) }.joined(separator: " or ")
-        guard family != nil, !heights.contains(32) else { return text }
-        var others: [String] = []
-        for spec in ControllerSpec.all where spec.height == 32 && !others.contains(spec.family.rawValue) {
-            others.append(spec.family.rawValue)
-        }
-        return others.isEmpty ? text : "\(text) (only the \(others.joined(separator: " and ")) comes in 128x32)"
+        guard let family, ControllerSpec.panel(family, width: 128, height: 32) == nil else { return "64 or 32" }
+        return "64 (only the ssd1306 comes in 128x32)"
     }
 
     static func show(_ v: ConfigJSON) -> String {

@@ -23,9 +23,6 @@ public struct ControllerFamily: RawRepresentable, Hashable, Sendable, CaseIterab
         return families
     }
 
-    /// The family's panels in the registry.
-    public var panels: [ControllerSpec] { ControllerSpec.all.filter { $0.family == self } }
-
     public var description: String { rawValue }
 }
 

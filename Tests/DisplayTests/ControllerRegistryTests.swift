@@ -23,7 +23,7 @@ struct ControllerRegistryTests {
         #expect(ControllerFamily.allCases.map(\.rawValue) == ["ssd1306", "sh1106", "ssd1309"])
         #expect(ControllerFamily(rawValue: "ssd1306") == .ssd1306)
         #expect(ControllerFamily(rawValue: "ssd1315") == nil)
-        #expect(ControllerFamily.ssd1306.panels.map(\.height) == [64, 32])
+        #expect(ControllerSpec.all.filter { $0.family == .ssd1306 }.map(\.height) == [64, 32])
         #expect(ControllerSpec.panel(.sh1106, width: 128, height: 32) == nil)
         #expect(ControllerSpec.panel(.sh1106, width: 128, height: 64) == .sh1106_128x64)
     }
