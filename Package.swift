@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "LinuxHAL", targets: ["LinuxHAL"]),
         .library(name: "Loop", targets: ["Loop"]),
         .library(name: "LinuxLoop", targets: ["LinuxLoop"]),
+        .library(name: "Notifications", targets: ["Notifications"]),
         .library(name: "ANCS", targets: ["ANCS"]),
         .library(name: "AMS", targets: ["AMS"]),
         .library(name: "ATTCodec", targets: ["ATTCodec"]),
@@ -39,6 +40,7 @@ let package = Package(
         .library(name: "Graphics", targets: ["Graphics"]),
         .library(name: "Display", targets: ["Display"]),
         .library(name: "SimBoard", targets: ["SimBoard"]),
+        .library(name: "Harness", targets: ["Harness"]),
         .library(name: "Input", targets: ["Input"]),
         .library(name: "Haptics", targets: ["Haptics"]),
         .library(name: "Screens", targets: ["Screens"]),
@@ -65,7 +67,7 @@ let package = Package(
         .target(name: "LinuxHAL", dependencies: ["HAL", "Log", "CLinux", "CGPIOD", "CI2C", "CBluetooth"]),
 
         // MARK: loop
-        .target(name: "Loop", dependencies: ["HAL"]),
+        .target(name: "Loop", dependencies: ["HAL", "Log"]),
         .target(name: "LinuxLoop", dependencies: ["Loop", "HAL", "LinuxHAL", "CLinux"]),
 
         // MARK: devices and UI
@@ -73,24 +75,25 @@ let package = Package(
         .target(name: "Display", dependencies: ["HAL", "Graphics"]),
         .target(name: "Input", dependencies: ["HAL", "Loop"]),
         .target(name: "Haptics", dependencies: ["HAL", "Loop"]),
-        .target(name: "Screens", dependencies: ["HAL", "Graphics", "ANCS", "AMS"]),
+        .target(name: "Screens", dependencies: ["HAL", "Graphics", "Notifications", "AMS"]),
 
         // MARK: GATT, services and profiles
         .target(name: "ATTCodec"),
         .target(name: "GATT", dependencies: ["ATTCodec", "Loop", "HAL"]),
-        .target(name: "ANCS", dependencies: ["HAL"]),
+        .target(name: "Notifications", dependencies: ["HAL"]),
+        .target(name: "ANCS", dependencies: ["Notifications", "HAL"]),
         .target(name: "AMS", dependencies: ["HAL"]),
-        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "AMS", "Loop", "HAL"]),
+        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Notifications", "AMS", "Loop", "HAL", "Log"]),
         .target(
             name: "Peripheral",
             dependencies: ["Loop", "HAL", "Log"]),
 
         // MARK: the watch
-        .target(name: "BoardConfig", dependencies: ["ANCS", "Haptics", "Display", "Graphics", "HAL"]),
+        .target(name: "BoardConfig", dependencies: ["Notifications", "Haptics", "Display", "Graphics", "HAL"]),
         .target(
             name: "Watch",
             dependencies: [
-                "BoardConfig", "PhoneServices", "ANCS", "AMS", "Screens", "Graphics", "Display", "Input", "Haptics", "Loop", "HAL",
+                "BoardConfig", "PhoneServices", "Notifications", "AMS", "Screens", "Graphics", "Display", "Input", "Haptics", "Loop", "HAL",
                 "Log",
             ]),
         .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "AMS", "HAL"]),
@@ -103,11 +106,11 @@ let package = Package(
         .target(
             name: "SimBoard",
             dependencies: [
-                "Watch", "BoardConfig", "PhoneServices", "Decode", "GATT", "ATTCodec", "ANCS", "Screens", "Graphics",
-                "Loop", "HAL",
-                "AMS",
-                "Log",
+                "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Graphics", "Loop", "HAL", "Log",
             ]),
+
+        // The harness: a local socket that reports the running watch (state, screen, events) and drives it.
+        .target(name: "Harness", dependencies: ["Watch", "BoardConfig", "Screens", "Notifications", "AMS", "Loop", "HAL", "Log"]),
 
         // MARK: composition root and CLIs
         // The command-line parser and help pages of `wristcore` (stdlib only: no Foundation in the daemon).
@@ -115,7 +118,7 @@ let package = Package(
         .target(
             name: "WristCore",
             dependencies: [
-                "SimBoard", "Watch", "BoardConfig", "Peripheral", "PhoneServices", "GATT", "ANCS", "Screens",
+                "SimBoard", "Harness", "Watch", "BoardConfig", "Peripheral", "PhoneServices", "GATT", "ANCS", "Screens",
                 "Display", "Graphics", "Input", "Haptics", "Loop", "LinuxLoop", "HAL", "LinuxHAL",
                 "Log",
             ]),
@@ -132,19 +135,19 @@ let package = Package(
 
         // MARK: tests
         .testTarget(name: "LoopTests", dependencies: ["Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
-        .testTarget(name: "ANCSTests", dependencies: ["ANCS", "HAL"]),
+        .testTarget(name: "ANCSTests", dependencies: ["ANCS", "Notifications", "HAL"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS", "HAL"]),
         .testTarget(name: "ATTCodecTests", dependencies: ["ATTCodec"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(
             name: "GATTTests",
-            dependencies: ["GATT", "ATTCodec", "PhoneServices", "SimBoard", "ANCS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
+            dependencies: ["GATT", "ATTCodec", "PhoneServices", "SimBoard", "ANCS", "Notifications", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(
             name: "PhoneServicesTests",
-            dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "AMS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
+            dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "Notifications", "AMS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "AMS", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "Notifications", "AMS", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "Log", "WristCore"]),
@@ -153,22 +156,22 @@ let package = Package(
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "LinuxHAL", "HAL"]),
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "BoardConfig", "Graphics", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
-        .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "AMS", "HAL"]),
+        .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "Notifications", "AMS", "HAL"]),
         // SimBoard with in-memory sockets: no LinuxHAL in its closure.
         .testTarget(
             name: "SimBoardTests",
             dependencies: [
-                "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "AMS", "Display", "Graphics",
+                "SimBoard", "Harness", "Watch", "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Notifications", "AMS", "Display", "Graphics",
                 "Input", "Loop", "HAL",
                 // The simulated iPhone's tests run it over a real socket pair and loop.
                 "LinuxLoop", "LinuxHAL",
                 "Log",
             ]),
-        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "HAL", "Haptics"]),
+        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "Notifications", "HAL", "Haptics"]),
         .testTarget(
             name: "WatchTests",
             dependencies: [
-                "Watch", "BoardConfig", "ANCS", "AMS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
+                "Watch", "BoardConfig", "ANCS", "Notifications", "AMS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
                 "PhoneServices",  // PhoneClock / CurrentTime: the phone's time handed to the controller
                 "LinuxHAL",  // FileBytes, to read the shipped fonts; the code under test never touches a descriptor
                 "Log",
@@ -177,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "WristCoreTests",
             dependencies: [
-                "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ANCS", "AMS", "Screens",
+                "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ANCS", "Notifications", "AMS", "Screens",
                 "Display", "Graphics", "Haptics", "Input", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
                 "Log",
             ],

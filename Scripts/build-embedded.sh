@@ -109,8 +109,8 @@ else
 fi
 
 # ---- the modules the daemon links, in dependency order (Package.swift)
-COMMON_MODULES=(HAL Log ATTCodec Loop Graphics Display Input Haptics ANCS AMS GATT Screens PhoneServices
-    LinuxHAL LinuxLoop Peripheral BoardConfig Watch Decode SimBoard)
+COMMON_MODULES=(HAL Log ATTCodec Loop Graphics Display Input Haptics Notifications ANCS AMS GATT Screens PhoneServices
+    LinuxHAL LinuxLoop Peripheral BoardConfig Watch Decode SimBoard Harness)
 case "$PRODUCT" in
     wristcore) MODULES=("${COMMON_MODULES[@]}" CommandLineOptions WristCore WristCoreCLI); MAIN=WristCoreCLI ;;
     wristcore-vm-phone) MODULES=("${COMMON_MODULES[@]}" wristcore-vm-phone); MAIN=wristcore-vm-phone ;;

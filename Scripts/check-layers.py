@@ -35,8 +35,8 @@ FOUNDATION_ALLOWED = {"wristcore-fonts", "FontCompiler"}
 C_MODULES = {"CLinux", "CGPIOD", "CI2C", "CBluetooth"}
 FORBIDDEN = C_MODULES | {"LinuxHAL", "LinuxLoop"}
 # Modules that must stay pure (the issue's list, plus the rest of the library layers).
-PURE = ["HAL", "Loop", "ATTCodec", "GATT", "ANCS", "AMS", "CommandLineOptions", "PhoneServices", "Peripheral", "Graphics", "Display",
-        "Input", "Haptics", "Screens", "BoardConfig", "Watch", "Decode", "SimBoard", "FontCompiler", "Log"]
+PURE = ["HAL", "Loop", "Notifications", "ATTCodec", "GATT", "ANCS", "AMS", "CommandLineOptions", "PhoneServices", "Peripheral", "Graphics", "Display",
+        "Input", "Haptics", "Screens", "BoardConfig", "Watch", "Decode", "SimBoard", "Harness", "FontCompiler", "Log"]
 # The bottom layer: modules that depend on nothing and import no C library or
 # Glibc, so every layer may use them and Embedded Swift can build them.
 BOTTOM = ["HAL", "Log"]
@@ -47,13 +47,14 @@ LAYERS = [
     ("HAL", ["HAL", "Log", "LinuxHAL", "CLinux", "CGPIOD", "CI2C", "CBluetooth"]),
     ("loop", ["Loop", "LinuxLoop"]),
     ("devices", ["Graphics", "Display", "Input", "Haptics"]),
+    ("domain", ["Notifications"]),
     ("GATT", ["ATTCodec", "GATT"]),
     ("services", ["ANCS", "AMS"]),
     ("UI", ["Screens"]),
     ("profiles", ["PhoneServices", "Peripheral"]),
     ("tools", ["Decode", "CommandLineOptions", "FontCompiler"]),
     ("app", ["BoardConfig", "Watch"]),
-    ("sim", ["SimBoard"]),
+    ("sim", ["SimBoard", "Harness"]),
     ("root", ["WristCore"]),
     ("CLIs", ["WristCoreCLI", "wristcore-vm-phone", "wristcore-fonts"]),
 ]
@@ -62,7 +63,7 @@ LAYER_OF = {m: i for i, (_, ms) in enumerate(LAYERS) for m in ms}
 # ceilings (they may shrink, not grow) until the architecture issue splits them.
 FILE_LINE_BUDGET = 600
 FILE_LINE_EXCEPTIONS = {
-    "Sources/ANCS/NotificationConsumer.swift": 1076,
+    "Sources/ANCS/NotificationConsumer.swift": 945,
     "Sources/ANCS/DataSourceAssembler.swift": 840,
     "Sources/Peripheral/BluetoothPeripheral.swift": 731,
     "Sources/GATT/Bearer/ATTBearer.swift": 609,

@@ -1,76 +1,8 @@
 import HAL
+import Notifications
 
-/// Which attributes of a notification an event is about. Bits follow the
-/// NotificationAttributeID values; `appDisplayName` is the app's name from
-/// Get App Attributes.
-public struct NotificationFields: OptionSet, Hashable, Sendable {
-    public var rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    public static let appIdentifier = NotificationFields(rawValue: 1 << 0)
-    public static let title = NotificationFields(rawValue: 1 << 1)
-    public static let subtitle = NotificationFields(rawValue: 1 << 2)
-    public static let message = NotificationFields(rawValue: 1 << 3)
-    public static let messageSize = NotificationFields(rawValue: 1 << 4)
-    public static let date = NotificationFields(rawValue: 1 << 5)
-    public static let positiveActionLabel = NotificationFields(rawValue: 1 << 6)
-    public static let negativeActionLabel = NotificationFields(rawValue: 1 << 7)
-    public static let appDisplayName = NotificationFields(rawValue: 1 << 8)
 
-    /// The field for a notification attribute ID (empty for reserved IDs).
-    public init(attribute id: UInt8) {
-        self.init(rawValue: id < 8 ? UInt16(1) << UInt16(id) : 0)
-    }
-}
-
-/// The text attributes a stored notification keeps as UTF-8 bytes.
-public enum NotificationTextField: Int, CaseIterable, Sendable {
-    case appIdentifier, title, subtitle, message, positiveActionLabel, negativeActionLabel
-
-    var attributeID: NotificationAttributeID {
-        switch self {
-        case .appIdentifier: .appIdentifier
-        case .title: .title
-        case .subtitle: .subtitle
-        case .message: .message
-        case .positiveActionLabel: .positiveActionLabel
-        case .negativeActionLabel: .negativeActionLabel
-        }
-    }
-
-    init?(attribute id: UInt8) {
-        switch id {
-        case 0: self = .appIdentifier
-        case 1: self = .title
-        case 2: self = .subtitle
-        case 3: self = .message
-        case 6: self = .positiveActionLabel
-        case 7: self = .negativeActionLabel
-        default: return nil
-        }
-    }
-}
-
-/// What the Notification Source said about a notification.
-public struct NotificationInfo: Hashable, Sendable {
-    public var uid: NotificationUID
-    public var flags: EventFlags
-    public var category: CategoryID
-    public var categoryCount: UInt8
-
-    public init(uid: NotificationUID, flags: EventFlags, category: CategoryID, categoryCount: UInt8) {
-        self.uid = uid
-        self.flags = flags
-        self.category = category
-        self.categoryCount = categoryCount
-    }
-
-    public var isPreExisting: Bool { flags.contains(.preExisting) }
-    /// Whether the app should alert (vibrate, light up): not for Silent and
-    /// never for PreExisting notifications. Policy stays with the app; this
-    /// is the protocol's part of it.
-    public var shouldAlert: Bool { !flags.contains(.silent) && !flags.contains(.preExisting) }
-}
 
 /// Why a session ended.
 public enum SessionEndReason: Hashable, Sendable, CustomStringConvertible {
@@ -92,19 +24,6 @@ public enum SessionEndReason: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Why a stored notification went away.
-public enum RemovalReason: Hashable, Sendable {
-    /// The phone removed it (EventID Removed).
-    case removedByPhone
-    /// The store was full; see docs/ancs.md for the eviction order.
-    case evicted
-    /// A notification kept from the previous session was announced again by
-    /// the new one (same app, title and date) under this UID: it is that one now.
-    case reannounced(NotificationUID)
-    /// A notification kept from the previous session was not announced again
-    /// by the new one (dropped when reconciliation ended).
-    case notReannounced
-}
 
 /// Why a Control Point request did not produce its result.
 public enum ANCSRequestError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -223,26 +142,6 @@ public protocol ANCSConsumerSink: AnyObject {
     func ancsEvent(_ event: ANCSEvent)
 }
 
-/// Why `performAction` refused.
-public enum ANCSActionError: Error, Hashable, Sendable, CustomStringConvertible {
-    case noSession
-    case unknownNotification(NotificationUID)
-    /// The notification's EventFlags do not offer this action.
-    case actionNotAvailable(NotificationUID, ActionID)
-    /// The request queue is full of other actions.
-    case queueFull
-
-    /// As Swift's reflection printed it (the logs show it; the ActionID in
-    /// the payload with its type's name, as reflection debug-printed it).
-    public var description: String {
-        switch self {
-        case .noSession: "noSession"
-        case .unknownNotification(let uid): "unknownNotification(\(uid))"
-        case .actionNotAvailable(let uid, let action): "actionNotAvailable(\(uid), ANCS.ActionID.\(action))"
-        case .queueFull: "queueFull"
-        }
-    }
-}
 
 /// Counters for diagnostics and tests.
 public struct ANCSStatistics: Hashable, Sendable {
@@ -287,8 +186,3 @@ public struct LivenessPolicy: Sendable, Hashable {
     }
 }
 
-extension CategoryID {
-    /// IncomingCall and MissedCall: kept longest in a full store and fetched
-    /// with their message.
-    public var isCall: Bool { self == .incomingCall || self == .missedCall }
-}

@@ -1,4 +1,5 @@
 import HAL
+import Notifications
 
 /// The Date notification attribute: a wall-clock date-time in the phone's
 /// local time zone, sent as `yyyyMMdd'T'HHmmSS` (Unicode Technical Standard

@@ -1,4 +1,5 @@
 import HAL
+import Notifications
 
 /// Bounded retries of failed Get Notification Attributes fetches, one entry
 /// per store slot (allocated once in init).

@@ -1,4 +1,5 @@
 import HAL
+import Notifications
 
 /// The ANCS Notification Consumer: a pure state machine. Bytes and events
 /// in (Notification Source, Data Source, Control Point write outcomes, the
@@ -516,48 +517,6 @@ public final class NotificationConsumer {
         }
     }
 
-    // MARK: reading the store
-
-    /// Stored notifications.
-    public var notificationCount: Int { store.count }
-
-    /// A view of a stored notification (nil if not stored): one of this
-    /// session, or one kept from the previous session under its own UID.
-    public func notification(_ uid: NotificationUID) -> ANCSNotification? {
-        guard let i = store.displayIndex(of: uid) else { return nil }
-        return ANCSNotification(consumer: self, slot: i, slotData: store.slots[i])
-    }
-
-    /// Visits the stored notifications, newest first (or oldest first).
-    /// Allocation-free; do not mutate the consumer from `body`.
-    public func forEachNotification(newestFirst: Bool = true, _ body: (ANCSNotification) -> Void) {
-        var last: UInt64? = nil
-        while true {
-            var pick = -1
-            var i = 0
-            while i < store.capacity {
-                let s = store.slots[i]
-                if s.inUse {
-                    let after = last.map { newestFirst ? s.sequence < $0 : s.sequence > $0 } ?? true
-                    if after && (pick < 0 || (newestFirst ? s.sequence > store.slots[pick].sequence
-                        : s.sequence < store.slots[pick].sequence)) {
-                        pick = i
-                    }
-                }
-                i += 1
-            }
-            guard pick >= 0 else { return }
-            last = store.slots[pick].sequence
-            body(ANCSNotification(consumer: self, slot: pick, slotData: store.slots[pick]))
-        }
-    }
-
-    /// The cached display name of an app, if fetched in this session.
-    public func appDisplayName(forAppIdentifier id: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        guard let e = apps.find(id), apps.entries[e].state == .resolved else { return nil }
-        return apps.name(e)
-    }
-
     // MARK: Notification Source handling
 
     private func wantsMessageEagerly(_ info: NotificationInfo) -> Bool {
@@ -983,94 +942,4 @@ extension NotificationConsumer {
             appDisplayName(forAppIdentifier: UnsafeRawBufferPointer(utf8)).map { String(decoding: $0, as: UTF8.self) }
         }
     }
-}
-
-/// A stored notification, read in place. Text comes as the stored UTF-8
-/// bytes (valid until the consumer is next called); the `String`
-/// accessors copy and are meant for UI code and tests.
-public struct ANCSNotification {
-    let consumer: NotificationConsumer
-    let slot: Int
-    let data: Slot
-
-    init(consumer: NotificationConsumer, slot: Int, slotData: Slot) {
-        self.consumer = consumer
-        self.slot = slot
-        self.data = slotData
-    }
-
-    public var uid: NotificationUID { NotificationUID(data.uid) }
-    public var info: NotificationInfo { data.info }
-    public var flags: EventFlags { data.flags }
-    public var category: CategoryID { data.category }
-    public var categoryCount: UInt8 { data.categoryCount }
-    public var isPreExisting: Bool { data.isPreExisting }
-    /// Kept from an ended session (shown until the next session's
-    /// announcements reconcile it; see docs/ancs.md): its UID is the
-    /// watch's own, no action or fetch reaches the phone for it.
-    public var isFromPreviousSession: Bool { data.retained }
-    /// The attributes stored so far.
-    public var available: NotificationFields { data.present }
-    /// Attributes the phone sent longer than we keep.
-    public var truncated: NotificationFields { data.truncated }
-    public var date: ANCSDateTime? { data.date }
-    /// The MessageSize attribute (the phone's full length of the Message),
-    /// if fetched and sent (phones may leave it out).
-    public var messageSize: Int? { data.messageSize }
-    /// The phone has more Message than is stored: MessageSize is larger than
-    /// the stored Message bytes (cut by our max length, or by the phone), or
-    /// the phone broke our max length and we cut the value. False when no
-    /// Message is stored, or when MessageSize is unknown and nothing was cut.
-    /// (Apple does not say whether MessageSize counts bytes or characters;
-    /// it is compared with the stored bytes.)
-    public var hasMoreMessage: Bool {
-        guard data.present.contains(.message) else { return false }
-        if data.truncated.contains(.message) { return true }
-        guard let size = data.messageSize else { return false }
-        return size > Int(data.lengths[NotificationTextField.message.rawValue])
-    }
-    /// Whether a fetch is still due for it.
-    public var isFetchPending: Bool { data.hasWork }
-
-    private var isCurrent: Bool {
-        let s = consumer.store.slots[slot]
-        return s.inUse && s.uid == data.uid
-    }
-
-    /// The stored UTF-8 bytes of a text attribute (empty if not stored).
-    public func bytes(_ field: NotificationTextField) -> UnsafeRawBufferPointer {
-        guard isCurrent else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        return consumer.store.bytes(field, slot: slot)
-    }
-
-    /// The app's display name bytes, once fetched (for a notification from
-    /// the previous session: the name it had then).
-    public var appDisplayNameBytes: UnsafeRawBufferPointer? {
-        guard isCurrent, data.present.contains(.appIdentifier) else { return nil }
-        if data.retained {
-            let name = consumer.store.bytes(field: NotificationStore.retainedAppName, slot: slot)
-            return name.isEmpty ? nil : name
-        }
-        return consumer.appDisplayName(forAppIdentifier: bytes(.appIdentifier))
-    }
-
-    /// Whether the attribute is stored (its bytes may still be empty).
-    public func has(_ field: NotificationTextField) -> Bool {
-        data.present.contains(NotificationFields(attribute: field.attributeID.rawValue))
-    }
-
-    /// The attribute as a String (allocates; invalid UTF-8 is shown as
-    /// U+FFFD, the stored bytes are unchanged). nil if not stored.
-    public func string(_ field: NotificationTextField) -> String? {
-        guard data.present.contains(NotificationFields(attribute: field.attributeID.rawValue)) else { return nil }
-        return String(decoding: bytes(field), as: UTF8.self)
-    }
-
-    public var appIdentifier: String? { string(.appIdentifier) }
-    public var title: String? { string(.title) }
-    public var subtitle: String? { string(.subtitle) }
-    public var message: String? { string(.message) }
-    public var positiveActionLabel: String? { string(.positiveActionLabel) }
-    public var negativeActionLabel: String? { string(.negativeActionLabel) }
-    public var appDisplayName: String? { appDisplayNameBytes.map { String(decoding: $0, as: UTF8.self) } }
 }

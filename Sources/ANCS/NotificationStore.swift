@@ -2,6 +2,8 @@
 // the request queue. Everything is allocated once in init; nothing here
 // allocates afterwards.
 
+import Notifications
+
 /// One stored notification's bookkeeping (its text lives in the arena).
 struct Slot {
     var inUse = false

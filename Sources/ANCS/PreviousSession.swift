@@ -1,4 +1,5 @@
 import HAL
+import Notifications
 
 // The previous session's notifications: kept when a session ends, shown as
 // "from the previous session", reconciled with the next session's

@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 import Display
 import HAL
 import Haptics
@@ -352,8 +352,8 @@ struct BoardValidator {
     /// (Important double, incoming call ring, the rest none). Silent and
     /// pre-existing ones never vibrate.
     mutating func vibrate(_ v: ConfigJSON) -> VibrationPolicy {
-        var categories: [String: CategoryID] = [:]
-        for category in CategoryID.defined { categories[category.description] = category }
+        var categories: [String: NotificationCategory] = [:]
+        for category in NotificationCategory.defined { categories[category.description] = category }
         let keys = ["important", "default"] + categories.keys.sorted()
         guard let m = members(v, "motor.vibrate", allowed: keys) else { return .standard }
         let patterns = VibrationPattern.builtIns.map { $0.name } + ["none"]

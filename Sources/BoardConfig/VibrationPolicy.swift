@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 import Haptics
 
 /// What vibrates: maps a notification from the phone to a motor pattern.
@@ -18,19 +18,19 @@ import Haptics
 /// Per-category overrides win over the Important rule (an Important incoming
 /// call still rings); a category can be overridden to nil to keep it still.
 ///
-/// Only `ANCSEvent.notificationAdded` vibrates: a modified notification (for
+/// Only `NotificationEvent.notificationAdded` vibrates: a modified notification (for
 /// example a message count going up) or a removed one never does, so
-/// `pattern(for: ANCSEvent)` answers nil for every other event.
+/// `pattern(for: NotificationEvent)` answers nil for every other event.
 public struct VibrationPolicy: Sendable, Equatable {
     /// The pattern for Important notifications without a category override.
     public var important: VibrationPattern?
     /// The pattern for everything else without a category override.
     public var defaultPattern: VibrationPattern?
     /// Category → pattern (nil: no vibration) overrides.
-    public private(set) var categoryOverrides: [CategoryID: VibrationPattern?]
+    public private(set) var categoryOverrides: [NotificationCategory: VibrationPattern?]
 
     public init(important: VibrationPattern? = .double, defaultPattern: VibrationPattern? = nil,
-                categoryOverrides: [CategoryID: VibrationPattern?] = [.incomingCall: .ring]) {
+                categoryOverrides: [NotificationCategory: VibrationPattern?] = [.incomingCall: .ring]) {
         self.important = important
         self.defaultPattern = defaultPattern
         self.categoryOverrides = categoryOverrides
@@ -39,12 +39,12 @@ public struct VibrationPolicy: Sendable, Equatable {
     public static let standard = VibrationPolicy()
 
     /// Makes `category` vibrate with `pattern` (nil: not at all), whatever its flags.
-    public mutating func setPattern(_ pattern: VibrationPattern?, for category: CategoryID) {
+    public mutating func setPattern(_ pattern: VibrationPattern?, for category: NotificationCategory) {
         categoryOverrides[category] = .some(pattern)
     }
 
     /// Back to the Important / default rule for `category`.
-    public mutating func removeOverride(for category: CategoryID) {
+    public mutating func removeOverride(for category: NotificationCategory) {
         categoryOverrides[category] = nil
     }
 
@@ -66,9 +66,9 @@ public struct VibrationPolicy: Sendable, Equatable {
         return pattern(for: live)
     }
 
-    /// The pattern for a consumer event: only `.notificationAdded` can vibrate.
-    public func pattern(for event: ANCSEvent) -> VibrationPattern? {
-        guard case .notificationAdded(let info) = event else { return nil }
+    /// The pattern for a notification event: only `.added` can vibrate.
+    public func pattern(for event: NotificationEvent) -> VibrationPattern? {
+        guard case .added(let info) = event else { return nil }
         return pattern(for: info)
     }
 }

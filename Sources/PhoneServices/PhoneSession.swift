@@ -4,6 +4,7 @@ import ATTCodec
 import GATT
 import HAL
 import Loop
+import Notifications
 
 /// Everything the watch runs over one Bluetooth link to the phone:
 /// the ATT bearer, the watch's GATT server (GAP, GATT, pairing trigger), the
@@ -107,6 +108,8 @@ public final class PhoneSession: ANCSConsumerSink {
     public let server: GATTServer
     public let client: GATTClient
     public let consumer: NotificationConsumer
+    /// The consumer's store as the watch reads it (protocol-neutral).
+    public var notifications: any NotificationSource { consumer }
     public let currentTime: CurrentTimeClient
     /// The Apple Media Service client (optional: a phone without AMS works as before).
     public let mediaSession: MediaSession
@@ -202,6 +205,14 @@ public final class PhoneSession: ANCSConsumerSink {
     /// Performs the positive or negative action on a notification.
     public func performAction(_ action: ActionID, on uid: NotificationUID) throws(ANCSActionError) {
         try consumer.performAction(action, on: uid, now: loop.now)
+        rearm()
+    }
+
+    /// This session's store takes over what `previous` (an earlier link's
+    /// session, still shown) kept from its ended session.
+    public func adoptPreviousSession(from previous: PhoneSession) {
+        guard previous !== self else { return }
+        consumer.adoptPreviousSession(from: previous.consumer, now: loop.now)
         rearm()
     }
 

@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 
 /// A band the detail screen shows over its header when the phone refused
 /// the wearer's action on that notification (ANCS 0xA3, or the write
@@ -7,10 +7,10 @@ import ANCS
 /// still act. The call screen has its own wording (`CallNotice`).
 public struct ActionNotice: Sendable, Equatable {
     /// The notification the action was for: the notice shows only on its detail screen.
-    public var uid: NotificationUID
-    public var action: ActionID
+    public var uid: NotificationID
+    public var action: NotificationAction
 
-    public init(uid: NotificationUID, action: ActionID) {
+    public init(uid: NotificationID, action: NotificationAction) {
         self.uid = uid
         self.action = action
     }

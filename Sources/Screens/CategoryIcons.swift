@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 import Graphics
 
 /// One 9x9 icon per ANCS category, drawn for a 1-bit OLED: solid shapes
@@ -163,14 +163,14 @@ public enum CategoryIcons {
         ".##...##.",
     ])
 
-    /// In CategoryID order (0 Other ... 11 Entertainment).
+    /// In NotificationCategory order (0 Other ... 11 Entertainment).
     public static let all: [Bitmap] = [
         other, incomingCall, missedCall, voicemail, social, schedule,
         email, news, healthAndFitness, businessAndFinance, location, entertainment,
     ]
 
     /// The icon of a category; unknown (reserved) categories get Other's.
-    public static func icon(for category: CategoryID) -> Bitmap {
+    public static func icon(for category: NotificationCategory) -> Bitmap {
         let i = Int(category.rawValue)
         return i < all.count ? all[i] : other
     }

@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 import HAL
 
 /// How the screens write dates, without Foundation: a notification's age
@@ -8,8 +8,8 @@ import HAL
 /// difference is right except across a DST change.
 enum DateText {
     /// Seconds from a notification's date to `now` (negative when it is in the future).
-    static func age(of date: ANCSDateTime, at now: WallClockTime) -> Int {
-        Int(now.civil.secondsSinceEpoch - date.civil.secondsSinceEpoch)
+    static func age(of date: CivilTime, at now: WallClockTime) -> Int {
+        Int(now.civil.secondsSinceEpoch - date.secondsSinceEpoch)
     }
 
     /// The weekday a time says (1 Monday ... 7 Sunday), or the one its date falls on.

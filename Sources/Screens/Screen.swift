@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 
 /// What one screen of the watch shows. The app decides which screen is up
 /// (navigation, calls, pairing); `ScreenRenderer` draws it.
@@ -13,10 +13,10 @@ public enum Screen: Sendable, Equatable {
     /// One notification: app name, date, then title, subtitle and message as
     /// one scrolling body; `scroll` is the first body line shown (clamped,
     /// see `ScreenRenderer.detailMaxScroll`).
-    case detail(NotificationUID, scroll: Int)
+    case detail(NotificationID, scroll: Int)
     /// An incoming call: the caller (the notification's title) and the
     /// phone's action labels over the buttons that perform them.
-    case incomingCall(NotificationUID)
+    case incomingCall(NotificationID)
     /// Numeric-comparison pairing: six digits, zero-padded, and
     /// "Confirm" / "Reject" over the positive / negative buttons.
     case pairing(passkey: UInt32)

@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 import Graphics
 
 extension ScreenRenderer {
@@ -11,7 +11,7 @@ extension ScreenRenderer {
     /// sent none) over the positive and negative buttons. No status bar.
     /// A `notice` ("Could not answer") replaces the heading, inverted; on a
     /// compact panel it replaces the caller's line.
-    func drawIncomingCall(_ n: ANCSNotification?, notice: CallNotice?, into fb: Framebuffer) {
+    func drawIncomingCall(_ n: Notification?, notice: CallNotice?, into fb: Framebuffer) {
         var positive = n?.bytes(.positiveActionLabel) ?? UnsafeRawBufferPointer(start: nil, count: 0)
         var negative = n?.bytes(.negativeActionLabel) ?? UnsafeRawBufferPointer(start: nil, count: 0)
         if positive.isEmpty { positive = Self.answerFallback.rawBytes }

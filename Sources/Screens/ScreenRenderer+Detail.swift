@@ -1,4 +1,5 @@
-import ANCS
+import HAL
+import Notifications
 import Graphics
 
 extension ScreenRenderer {
@@ -9,7 +10,7 @@ extension ScreenRenderer {
     /// body that scrolls by lines: the title (body font, up to 3 lines), the
     /// subtitle (small font, up to 2 lines; not on 128x32), the message
     /// (small font) and, when the phone has more of it than arrived
-    /// (`ANCSNotification.hasMoreMessage`), a last line "... more on phone".
+    /// (`Notification.hasMoreMessage`), a last line "... more on phone".
     /// The message is there once fetched: call the consumer's
     /// `notificationShown(_:now:)` when the screen opens.
     ///
@@ -21,7 +22,7 @@ extension ScreenRenderer {
     /// `detailMaxScroll`), which leaves the header out to keep the body's
     /// rows; none when labels at a top and a bottom corner leave no room
     /// for a line. `notice` ("Could not clear") covers the header row, inverted.
-    func drawDetail(_ n: ANCSNotification, scroll: Int, status: StatusInfo, notice: ActionNotice?,
+    func drawDetail(_ n: Notification, scroll: Int, status: StatusInfo, notice: ActionNotice?,
                     into fb: Framebuffer) {
         layoutDetail(n)
         let labels = detailLabels(n)
@@ -56,7 +57,7 @@ extension ScreenRenderer {
     }
 
     /// The header row from `top`: category icon, app name, date.
-    func drawDetailHeader(_ n: ANCSNotification, top: Int, status: StatusInfo, into fb: Framebuffer) {
+    func drawDetailHeader(_ n: Notification, top: Int, status: StatusInfo, into fb: Framebuffer) {
         let ic = CategoryIcons.icon(for: n.category)
         icon(fb, ic, x: 1, y: top)
         let baseline = top + 8
@@ -71,7 +72,7 @@ extension ScreenRenderer {
 
     /// The number of body lines of the detail screen (title, subtitle and
     /// message lines together): what `scroll` counts.
-    public func detailLineCount(_ uid: NotificationUID, notifications: NotificationConsumer) -> Int {
+    public func detailLineCount(_ uid: NotificationID, notifications: any NotificationSource) -> Int {
         guard let n = notifications.notification(uid) else { return 0 }
         layoutDetail(n)
         return detailTotalLines
@@ -79,7 +80,7 @@ extension ScreenRenderer {
 
     /// The largest useful `scroll` of the detail screen: the last line is
     /// then at the bottom, above the button labels (0 when everything fits).
-    public func detailMaxScroll(_ uid: NotificationUID, notifications: NotificationConsumer) -> Int {
+    public func detailMaxScroll(_ uid: NotificationID, notifications: any NotificationSource) -> Int {
         guard let n = notifications.notification(uid) else { return 0 }
         layoutDetail(n)
         return detailPage(scroll: 0, labels: detailLabels(n)).maxScroll
@@ -90,7 +91,7 @@ extension ScreenRenderer {
     /// The labels over the positive and negative buttons: the phone's, a
     /// fallback when it sent none, empty where the notification offers no
     /// such action.
-    func detailLabels(_ n: ANCSNotification) -> (positive: UnsafeRawBufferPointer, negative: UnsafeRawBufferPointer) {
+    func detailLabels(_ n: Notification) -> (positive: UnsafeRawBufferPointer, negative: UnsafeRawBufferPointer) {
         var positive = UnsafeRawBufferPointer(start: nil, count: 0)
         var negative = positive
         if n.flags.contains(.positiveAction) {
@@ -104,7 +105,7 @@ extension ScreenRenderer {
         return (positive, negative)
     }
 
-    static func fallbackLabel(_ action: ActionID) -> UnsafeRawBufferPointer {
+    static func fallbackLabel(_ action: NotificationAction) -> UnsafeRawBufferPointer {
         action == .positive ? positiveFallback.rawBytes : negativeFallback.rawBytes
     }
 
@@ -182,7 +183,7 @@ extension ScreenRenderer {
     static let moreOnPhone: StaticString = "\u{2026} more on phone"
 
     /// Lays out the three parts for the body's width (the same every frame).
-    func layoutDetail(_ n: ANCSNotification) {
+    func layoutDetail(_ n: Notification) {
         let w = detailBodyArea.width
         titleLayout.layout(shownText(n, .title), fonts: fonts.body, width: w, maxLines: 3)
         let subtitle = isCompact ? UnsafeRawBufferPointer(start: nil, count: 0) : shownText(n, .subtitle)
@@ -195,7 +196,7 @@ extension ScreenRenderer {
     /// phone" line after the message), and its height (the title's last
     /// line is followed by a 2-pixel gap). A line's height includes its
     /// layout's leading (1 px under CJK lines).
-    func detailLine(_ k: Int) -> (layout: TextLayout, field: NotificationTextField, index: Int, height: Int) {
+    func detailLine(_ k: Int) -> (layout: TextLayout, field: NotificationField, index: Int, height: Int) {
         if k < titleLayout.lineCount {
             let gap = k == titleLayout.lineCount - 1 ? 2 : 0
             return (titleLayout, .title, k, titleLayout.lineHeight + gap)
@@ -213,7 +214,7 @@ extension ScreenRenderer {
     var smallLineHeight: Int { messageLayout.lineCount > 0 ? messageLayout.lineHeight : fonts.small.primary.lineHeight }
 
     /// Draws body line `k` with its top at `y`; returns its height.
-    func drawDetailLine(_ k: Int, _ n: ANCSNotification, x: Int, y: Int, into fb: Framebuffer) -> Int {
+    func drawDetailLine(_ k: Int, _ n: Notification, x: Int, y: Int, into fb: Framebuffer) -> Int {
         let l = detailLine(k)
         if l.index < 0 {
             line(fb, Self.moreOnPhone, fonts.small, x: x, baseline: y + latinAscent(fonts.small), maxWidth: detailBodyArea.width)
@@ -257,7 +258,7 @@ extension ScreenRenderer {
     }
 
     /// "18:30" on the same day as `now` (or when `now` is unknown), else "14 Mar".
-    func appendShortDate(_ date: ANCSDateTime, now: WallClockTime?, to out: TextScratch) {
+    func appendShortDate(_ date: CivilTime, now: WallClockTime?, to out: TextScratch) {
         if let now, now.year != date.year || now.month != date.month || now.day != date.day {
             out.append(decimal: date.day).append(" ")
             DateText.appendMonth(date.month, to: out)

@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 
 /// The settings file's `hideContent` rule: the list, the detail and the
 /// pop-up show the app's name and "Notification" instead of the title,
@@ -7,14 +7,14 @@ extension ScreenRenderer {
     static let hiddenTitle: StaticString = "Notification"
 
     /// Whether `n` hides its content (its AppIdentifier has the rule).
-    func hidesContent(of n: ANCSNotification) -> Bool {
+    func hidesContent(of n: Notification) -> Bool {
         guard let hidesContent = contentHidden else { return false }
         return hidesContent(n.bytes(.appIdentifier))
     }
 
     /// What a text field of `n` shows: its bytes, or for a hidden
     /// notification "Notification" as the title and nothing else.
-    func shownText(_ n: ANCSNotification, _ field: NotificationTextField) -> UnsafeRawBufferPointer {
+    func shownText(_ n: Notification, _ field: NotificationField) -> UnsafeRawBufferPointer {
         guard hidesContent(of: n) else { return n.bytes(field) }
         return field == .title ? Self.hiddenTitle.rawBytes : UnsafeRawBufferPointer(start: nil, count: 0)
     }

@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 import Graphics
 
 extension ScreenRenderer {
@@ -10,9 +10,9 @@ extension ScreenRenderer {
 
     /// The UID at `index` of the list (newest first), for the app to open
     /// the selected notification.
-    public func notificationUID(atListIndex index: Int, notifications: NotificationConsumer) -> NotificationUID? {
+    public func notificationUID(atListIndex index: Int, notifications: any NotificationSource) -> NotificationID? {
         var i = 0
-        var found: NotificationUID? = nil
+        var found: NotificationID? = nil
         notifications.forEachNotification(newestFirst: true) { n in
             if i == index { found = n.uid }
             i += 1
@@ -22,7 +22,7 @@ extension ScreenRenderer {
 
     /// The list, newest first, the selected row inverted, a scroll bar on
     /// the right when there are more rows than fit.
-    func drawList(selected: Int, status: StatusInfo, notifications: NotificationConsumer, into fb: Framebuffer) {
+    func drawList(selected: Int, status: StatusInfo, notifications: any NotificationSource, into fb: Framebuffer) {
         // 128x64: one blank row under the status bar keeps an inverted first
         // row apart from the separator.
         let top = isCompact ? 0 : Self.statusBarHeight + 1
@@ -65,7 +65,7 @@ extension ScreenRenderer {
     /// (Latin or CJK) on the second. 128x32: icon, title and age on one line.
     /// A notification kept from the previous session has a small clock
     /// after its icon.
-    func drawListRow(_ n: ANCSNotification, y: Int, width rowWidth: Int, status: StatusInfo, into fb: Framebuffer) {
+    func drawListRow(_ n: Notification, y: Int, width rowWidth: Int, status: StatusInfo, into fb: Framebuffer) {
         let ic = CategoryIcons.icon(for: n.category)
         let previous = n.isFromPreviousSession
         let textX = ic.width + 3 + (previous ? StatusIcons.previousSession.width + 2 : 0)
@@ -96,7 +96,7 @@ extension ScreenRenderer {
     }
 
     /// The app's display name once fetched, else its identifier.
-    func appLabel(_ n: ANCSNotification) -> UnsafeRawBufferPointer {
+    func appLabel(_ n: Notification) -> UnsafeRawBufferPointer {
         if let name = n.appDisplayNameBytes, !name.isEmpty { return name }
         return n.bytes(.appIdentifier)
     }

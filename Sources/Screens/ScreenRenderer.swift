@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 import Graphics
 
 /// Draws the watch's screens into a `Framebuffer`.
@@ -47,7 +47,7 @@ public final class ScreenRenderer {
     var ox = 0
     var oy = 0
     /// The ANCS health of the frame's notifications (the status bar's mark).
-    var ancsHealth = ANCSHealth.State.ok
+    var ancsHealth = NotificationSourceHealth.State.ok
 
     /// The large font's digits: their highest ink row is `digitInkTop`
     /// above the baseline, their lowest `digitInkBottom` (see `GlyphInk`).
@@ -98,9 +98,9 @@ public final class ScreenRenderer {
     /// `callNotice` is shown on the call screen (the phone refused an answer);
     /// `actionNotice` on the detail screen of its notification.
     /// Beside a connected link the Bluetooth glyph carries the health mark
-    /// of `notifications` (`ANCSHealth`: '?' unknown, '!' failing).
+    /// of `notifications` (`NotificationSourceHealth`: '?' unknown, '!' failing).
     /// `nowPlaying` is what the Now Playing screen shows (nil: nothing playing).
-    public func render(_ screen: Screen, status: StatusInfo, notifications: NotificationConsumer,
+    public func render(_ screen: Screen, status: StatusInfo, notifications: any NotificationSource,
                        into fb: Framebuffer, shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil,
                        actionNotice: ActionNotice? = nil,
                        nowPlaying: NowPlayingContent? = nil) {

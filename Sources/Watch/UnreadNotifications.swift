@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 
 /// The notifications added live and not yet seen in the list: the status
 /// bar's count. A set of UIDs with a fixed capacity (allocated once);
@@ -18,15 +18,15 @@ struct UnreadNotifications {
 
     var count: Int { uids.count }
 
-    func contains(_ uid: NotificationUID) -> Bool { uids.contains(uid.rawValue) }
+    func contains(_ uid: NotificationID) -> Bool { uids.contains(uid.rawValue) }
 
-    mutating func insert(_ uid: NotificationUID) {
+    mutating func insert(_ uid: NotificationID) {
         guard !contains(uid) else { return }
         if uids.count == capacity { uids.remove(at: 0) }
         uids.append(uid.rawValue)
     }
 
-    mutating func remove(_ uid: NotificationUID) {
+    mutating func remove(_ uid: NotificationID) {
         if let i = uids.firstIndex(of: uid.rawValue) { uids.remove(at: i) }
     }
 

@@ -1,5 +1,5 @@
 import AMS
-import ANCS
+import Notifications
 import BoardConfig
 import Display
 import Graphics
@@ -42,12 +42,15 @@ public final class WatchController: WatchModelSink {
     public var screen: Screen { model.screen }
     /// The phone session, while a phone is connected.
     public private(set) var session: PhoneSession?
+    /// The session whose store the screens show: the connected one, or the
+    /// last one (its ended session's notifications stay listed).
+    private var shownSession: PhoneSession?
     /// The notifications the screens show (an empty store without a phone).
-    public var notifications: NotificationConsumer { model.notifications }
+    public var notifications: any NotificationSource { model.notifications }
     /// The call ringing now, if any (until a button answers it or it ends).
-    public var ringingCall: NotificationUID? { model.ringingCall }
+    public var ringingCall: NotificationID? { model.ringingCall }
     /// The incoming call on the call screen, actionable until it ends.
-    public var activeCall: NotificationUID? { model.activeCall }
+    public var activeCall: NotificationID? { model.activeCall }
     /// What the call screen says after the phone refused an answer.
     public var callNotice: CallNotice? { model.callNotice }
     /// What the detail screen says after the phone refused an action there.
@@ -95,9 +98,9 @@ public final class WatchController: WatchModelSink {
     /// Where `modelTimer` is armed (nil: disarmed), to skip re-arming it unchanged.
     private var modelTimerDeadline: MonotonicInstant?
     private var phoneEventHandler: ((PhoneSession.Event) -> Void)!
-    /// Sees every ANCS event after the model has (the harness's `events`
-    /// stream). Set once at start-up; called on the loop's thread.
-    public var ancsEventObserver: ((ANCSEvent) -> Void)?
+    /// Sees every notification event after the model has (the harness's
+    /// `events` stream). Set once at start-up; called on the loop's thread.
+    public var notificationObserver: ((NotificationEvent) -> Void)?
     /// Sees every media change after the model has, with the state after
     /// it (the harness's `events` stream). Set once at start-up.
     public var mediaObserver: ((MediaEvent, MediaState) -> Void)?
@@ -176,9 +179,12 @@ public final class WatchController: WatchModelSink {
             old.close()
             loop.deferWork { withExtendedLifetime(old) {} }
         }
+        // What the store shown until now kept from earlier sessions goes over.
+        if let shown = shownSession { session.adoptPreviousSession(from: shown) }
         self.session = session
+        shownSession = session
         session.eventHandler = phoneEventHandler
-        model.phoneConnected(notifications: session.consumer, now: loop.now)
+        model.phoneConnected(notifications: session.notifications, now: loop.now)
         rearm()
     }
 
@@ -236,30 +242,8 @@ public final class WatchController: WatchModelSink {
     }
 
     private func phoneEvent(_ event: PhoneSession.Event) {
+        event.log(to: logger)
         switch event {
-        case .ancs(let e):
-            log(e)
-            model.ancsEvent(e, now: loop.now)
-            ancsEventObserver?(e)
-            rearm()
-        case .ancsSubscribed:
-            logger.info("ANCS subscribed: notifications will arrive")
-        case .ancsSubscriptionFailed(let e):
-            logger.warning("cannot subscribe to ANCS: \(e)")
-        case .ancsUnavailable:
-            // The session's end (if one ran) already emptied the store and the screens.
-            logger.notice("the phone offers no ANCS (on an iPhone: allow 'Share System Notifications' for this watch in Settings > Bluetooth)")
-        case .ancsCommandNotSent(let reason):
-            // The session reports each reason once per ANCS session.
-            logger.warning("cannot send an ANCS command: \(reason)")
-        case .ancsResubscribing(let reason):
-            logger.notice("ANCS health: \(Self.resubscribeReason(reason)): rewriting the subscriptions")
-            requestRender()
-        case .ancsResubscribed:
-            logger.notice("ANCS health: subscriptions rewritten")
-            requestRender()
-        case .ancsResubscribeFailed(let e):
-            logger.warning("ANCS health: rewriting the subscriptions failed (\(e)): dropping the link so the phone reconnects")
         case .phoneTime(let c):
             phoneTimeReceived(c)
         case .discoveryFailed(let e):
@@ -269,6 +253,11 @@ public final class WatchController: WatchModelSink {
             phoneDisconnected()
         case .media(let e):
             mediaChanged(e, state: session?.media ?? MediaState())
+        default:
+            guard let e = event.notificationEvent else { return }
+            model.notificationEvent(e, now: loop.now)
+            notificationObserver?(e)
+            rearm()
         }
     }
 
@@ -288,55 +277,6 @@ public final class WatchController: WatchModelSink {
         model.mediaEvent(event, state: state, now: loop.now)
         rearm()
         mediaObserver?(event, state)
-    }
-
-    private func log(_ event: ANCSEvent) {
-        switch event {
-        case .notificationAdded(let info):
-            logger.debug("notification \(info.uid) added: \(info.category)")
-        case .actionSent(let uid, let action):
-            // Debug, not info: at the daemon's default level an info message is
-            // built (7 mallocs) on every button press (Benchmarks/WatchBenchmarks).
-            logger.debug("phone accepted the \(action) action on notification \(uid)")
-        case .actionFailed(let uid, let action, let error):
-            logger.warning("the phone refused the \(action) action on notification \(uid): \(error)")
-        case .fetchFailed(let uid, let error):
-            logger.debug("fetching notification \(uid) failed: \(error)")
-        case .sessionStarted:
-            logger.info("ANCS session started")
-        case .sessionEnded(let reason):
-            logger.info("ANCS session ended: \(reason)")
-        case .protocolError(.attributeExceedsMaxLength(_, let attribute, _, let maxLength)):
-            // Reported once per session; the value was kept, cut.
-            logger.warning(
-                "the phone sent \(Self.attributeName(attribute)) longer than the requested \(maxLength) bytes: kept the first \(maxLength)")
-        case .protocolError(let e):
-            logger.warning("dropped malformed ANCS data: \(e)")
-        case .livenessProbe(.alive):
-            logger.debug("ANCS health: the phone answered a probe")
-        case .livenessProbe(let result):
-            logger.warning("ANCS health: probe \(result == .noAnswer ? "unanswered" : "\(result)")")
-        case .notificationModified, .notificationRemoved, .attributesReady, .resubscribeRecommended:
-            break
-        }
-    }
-
-    static func resubscribeReason(_ r: ResubscribeReason) -> String {
-        switch r {
-        case .probeUnanswered: "the phone did not answer a probe"
-        case .notificationSourceSilent: "no notification event for hours"
-        case .controlPointStuck: "a Control Point request got no answer"
-        }
-    }
-
-    /// "Title", "Subtitle", "Message" (the attributes that carry a max length).
-    static func attributeName(_ id: UInt8) -> String {
-        switch NotificationAttributeID(rawValue: id) {
-        case .title: "Title"
-        case .subtitle: "Subtitle"
-        case .message: "Message"
-        default: "attribute \(id)"
-        }
     }
 
     /// Keeps the model's timer at its next deadline.
@@ -373,7 +313,7 @@ public final class WatchController: WatchModelSink {
         motor?.play(pattern) != .suppressedQuietHours
     }
 
-    public func watchPerformAction(_ action: ActionID, on uid: NotificationUID) -> Bool {
+    public func watchPerformAction(_ action: NotificationAction, on uid: NotificationID) -> Bool {
         guard let session else { return true }
         do {
             try session.performAction(action, on: uid)
@@ -384,7 +324,7 @@ public final class WatchController: WatchModelSink {
         }
     }
 
-    public func watchNotificationShown(_ uid: NotificationUID) {
+    public func watchNotificationShown(_ uid: NotificationID) {
         session?.notificationShown(uid)
     }
 

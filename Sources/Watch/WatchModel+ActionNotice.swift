@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 import HAL
 import Screens
 
@@ -12,7 +12,7 @@ import Screens
 /// Calls have their own notice (WatchModel+Calls).
 extension WatchModel {
     /// Sends `action` for the notification on the detail screen.
-    func actOnNotification(_ action: ActionID, on uid: NotificationUID, now: MonotonicInstant) {
+    func actOnNotification(_ action: NotificationAction, on uid: NotificationID, now: MonotonicInstant) {
         guard isPhoneConnected else { return notificationActionRefused(action, on: uid, nil) }
         if sink?.watchPerformAction(action, on: uid) == false {
             notificationActionRefused(action, on: uid, nil)
@@ -21,7 +21,7 @@ extension WatchModel {
 
     /// The phone refused `action` (`error`), or it could not be sent (nil).
     /// Only a detail screen showing that notification takes the notice.
-    func notificationActionRefused(_ action: ActionID, on uid: NotificationUID, _ error: ANCSRequestError?) {
+    func notificationActionRefused(_ action: NotificationAction, on uid: NotificationID, _ error: ActionFailure?) {
         guard activeCall != uid, error != .cancelled else { return }
         guard case .detail(let shown, _) = screen, shown == uid, notifications.notification(uid) != nil else { return }
         actionNotice = ActionNotice(uid: uid, action: action)

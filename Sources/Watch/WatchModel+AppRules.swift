@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 import BoardConfig
 import HAL
 import Haptics
@@ -25,7 +25,7 @@ extension WatchModel {
 
     /// An alert decided later, once its app is known.
     struct PendingAlert {
-        var uid: NotificationUID
+        var uid: NotificationID
         var pattern: VibrationPattern?
         var important: Bool
     }
@@ -61,7 +61,7 @@ extension WatchModel {
     }
 
     /// The rule of a stored notification's app, if any.
-    func appRule(_ uid: NotificationUID) -> AppRule? {
+    func appRule(_ uid: NotificationID) -> AppRule? {
         guard !userSettings.apps.isEmpty, let n = notifications.notification(uid) else { return nil }
         return userSettings.apps.rule(for: n.bytes(.appIdentifier))
     }
@@ -87,7 +87,7 @@ extension WatchModel {
 
     /// The ring of a call: now, or once its app is known when some app is
     /// muted; nothing while Do Not Disturb silences calls.
-    func ring(_ uid: NotificationUID, pattern: VibrationPattern?, now: MonotonicInstant) {
+    func ring(_ uid: NotificationID, pattern: VibrationPattern?, now: MonotonicInstant) {
         guard let pattern else { return }
         if isDoNotDisturbOn && userSettings.doNotDisturb.calls == .silent { return }
         guard userSettings.apps.hasMute else {
@@ -105,7 +105,7 @@ extension WatchModel {
     }
 
     /// The waiting call's attributes arrived: ring unless its app is muted.
-    func ringAttributesArrived(_ uid: NotificationUID) {
+    func ringAttributesArrived(_ uid: NotificationID) {
         guard pendingRing == uid, let n = notifications.notification(uid),
             n.available.contains(.appIdentifier) || !n.isFetchPending
         else { return }

@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 import HAL
 import Haptics
 import Screens
@@ -18,7 +18,7 @@ import Screens
 /// (`VibrationPolicy.patternForCallInProgress`): the wearer can still
 /// answer it. A Silent one stays in the list, as a live one would.
 extension WatchModel {
-    func startRinging(_ uid: NotificationUID, pattern: VibrationPattern?, now: MonotonicInstant) {
+    func startRinging(_ uid: NotificationID, pattern: VibrationPattern?, now: MonotonicInstant) {
         activeCall = uid
         ringingCall = uid
         callNotice = nil
@@ -51,7 +51,7 @@ extension WatchModel {
     /// The positive or negative action on a notification (Answer / Decline on
     /// a call). A press on the ringing call stops the motor at once: it is
     /// the user's answer, whatever the phone makes of it.
-    func act(_ action: ActionID, on uid: NotificationUID, now: MonotonicInstant) {
+    func act(_ action: NotificationAction, on uid: NotificationID, now: MonotonicInstant) {
         if ringingCall == uid {
             cancelPendingRing()
             ringingCall = nil
@@ -67,7 +67,7 @@ extension WatchModel {
     /// The phone refused an action (`error`), or it could not be sent (nil).
     /// On the call on screen: say so, and keep the call actionable while the
     /// phone still has it.
-    func actionRefused(_ action: ActionID, on uid: NotificationUID, _ error: ANCSRequestError?, now: MonotonicInstant) {
+    func actionRefused(_ action: NotificationAction, on uid: NotificationID, _ error: ActionFailure?, now: MonotonicInstant) {
         guard activeCall == uid, error != .cancelled else { return }
         guard notifications.notification(uid) != nil else { return endCall(now: now) }
         callNotice = action == .positive ? .couldNotAnswer : .couldNotDecline

@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 import BoardConfig
 import HAL
 import Input
@@ -79,7 +79,7 @@ extension WatchModel {
         requestRender()
     }
 
-    func openDetail(_ uid: NotificationUID) {
+    func openDetail(_ uid: NotificationID) {
         screen = .detail(uid, scroll: 0)
         sink?.watchNotificationShown(uid)
     }
@@ -102,9 +102,9 @@ extension WatchModel {
     }
 
     /// The UID at `index` in newest-first order.
-    public func uidInList(at index: Int) -> NotificationUID? {
+    public func uidInList(at index: Int) -> NotificationID? {
         var i = 0
-        var found: NotificationUID?
+        var found: NotificationID?
         notifications.forEachNotification(newestFirst: true) { n in
             if i == index { found = n.uid }
             i += 1

@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 import HAL
 
 /// A new alert pops up once, complete: its detail screen opens when the
@@ -10,7 +10,7 @@ extension WatchModel {
     /// An alert that pops up: fetch what its screen shows, then open it.
     /// `wait`: how long at most (the settings' `popUpWait` unless an app
     /// rule needs longer, WatchModel+AppRules).
-    func popUpRequested(_ uid: NotificationUID, now: MonotonicInstant, wait: Duration? = nil) {
+    func popUpRequested(_ uid: NotificationID, now: MonotonicInstant, wait: Duration? = nil) {
         let wait = wait ?? settings.popUpWait
         guard wait > .zero else {
             listSelection = 0
@@ -24,11 +24,9 @@ extension WatchModel {
     }
 
     /// Attributes of `uid` were stored: the pop-up opens if it has all it shows.
-    func popUpAttributesArrived(_ uid: NotificationUID, now: MonotonicInstant) {
+    func popUpAttributesArrived(_ uid: NotificationID, now: MonotonicInstant) {
         guard pendingPopUp == uid, let n = notifications.notification(uid), !n.isFetchPending else { return }
-        let waitsForAppName = notifications.configuration.fetchAppNames && n.available.contains(.appIdentifier)
-            && !n.truncated.contains(.appIdentifier) && n.appDisplayNameBytes == nil
-        if !waitsForAppName { openPopUp(now: now) }
+        if !n.isAwaitingAppName { openPopUp(now: now) }
     }
 
     /// The wait is over: the pop-up shows what has arrived.

@@ -1,5 +1,5 @@
 import AMS
-import ANCS
+import Notifications
 import BoardConfig
 import HAL
 import Haptics
@@ -15,7 +15,7 @@ import Screens
 /// changes); outputs go to `sink`. It owns no timer: after every input the
 /// controller arms one loop timer at `nextDeadline` and calls
 /// `handleDeadline(now:)` when it fires. The phone's notifications are read
-/// from its `NotificationConsumer` (counts, flags, list order).
+/// from its `any NotificationSource` (counts, flags, list order).
 ///
 /// The rules are split by concern: WatchModel+Navigation (buttons, list and
 /// detail), +Calls, +Pairing, +DisplayPower, +BurnInShift, +MinuteTick, +PopUp,
@@ -42,7 +42,7 @@ public final class WatchModel {
     /// The link to the phone as the status bar shows it.
     public internal(set) var link: LinkIndicator = .off
     /// The notifications the screens show (an empty store without a phone).
-    public internal(set) var notifications: NotificationConsumer
+    public internal(set) var notifications: any NotificationSource
     public internal(set) var isPhoneConnected = false
     /// Notifications added live and not yet seen in the list (the status
     /// bar's count): removals take theirs out, so it never exceeds the store.
@@ -57,15 +57,15 @@ public final class WatchModel {
     // Calls (WatchModel+Calls).
     /// The incoming call on the call screen, actionable until the phone
     /// accepts an answer, removes it, or the session ends.
-    public internal(set) var activeCall: NotificationUID?
+    public internal(set) var activeCall: NotificationID?
     /// The call while it rings: from its arrival until a button answers it
     /// (the motor stops with the press) or it ends.
-    public internal(set) var ringingCall: NotificationUID?
+    public internal(set) var ringingCall: NotificationID?
     /// Shown on the call screen after the phone refused an answer.
     public internal(set) var callNotice: CallNotice?
     /// A call already ringing when the phone connected (PreExisting): it
     /// takes the screen once the pre-existing announcements settle.
-    var callInProgress: NotificationUID?
+    var callInProgress: NotificationID?
     var callInProgressDeadline: MonotonicInstant?
 
     // Actions on a notification (WatchModel+ActionNotice).
@@ -74,14 +74,14 @@ public final class WatchModel {
 
     // Pop-ups (WatchModel+PopUp).
     /// The new alert whose pop-up waits for its attributes.
-    public internal(set) var pendingPopUp: NotificationUID?
+    public internal(set) var pendingPopUp: NotificationID?
     var popUpDeadline: MonotonicInstant?
 
     // Per-app rules (WatchModel+AppRules).
     /// The alert whose vibration and pop-up wait for its app.
     var pendingAlert: PendingAlert?
     /// The call whose ring waits for its app (some app is muted).
-    var pendingRing: NotificationUID?
+    var pendingRing: NotificationID?
     var pendingRingPattern: VibrationPattern?
     var pendingRingDeadline: MonotonicInstant?
 
@@ -126,7 +126,7 @@ public final class WatchModel {
     /// Shown on Now Playing after a Remote Command failed.
     public internal(set) var mediaNotice: MediaNotice?
 
-    private let noPhone = NotificationConsumer()
+    private let noPhone = NoNotifications()
 
     /// - Parameters:
     ///   - detailLayout: how far a notification scrolls (the renderer).
@@ -152,10 +152,9 @@ public final class WatchModel {
 
     // MARK: - The phone
 
-    /// A phone connected; `notifications` is its ANCS store. It takes over
-    /// what the store shown until now kept from earlier sessions.
-    public func phoneConnected(notifications store: NotificationConsumer, now: MonotonicInstant) {
-        if notifications !== store { store.adoptPreviousSession(from: notifications, now: now) }
+    /// A phone connected; `notifications` is its source's store (which took
+    /// over what the store shown until now kept from earlier sessions).
+    public func phoneConnected(notifications store: any NotificationSource, now: MonotonicInstant) {
         notifications = store
         isPhoneConnected = true
         linkEstablished = false
@@ -217,24 +216,24 @@ public final class WatchModel {
         requestRender()
     }
 
-    /// An event from the phone's ANCS consumer (its store already updated).
-    public func ancsEvent(_ event: ANCSEvent, now: MonotonicInstant) {
+    /// An event from the notification source (its store already updated).
+    public func notificationEvent(_ event: NotificationEvent, now: MonotonicInstant) {
         switch event {
-        case .notificationAdded(let info):
+        case .added(let info):
             notificationAdded(info, now: now)
-        case .notificationModified:
+        case .modified:
             requestRender()
-        case .attributesReady(let uid, _):
+        case .contentArrived(let uid, _):
             if pendingRing == uid { ringAttributesArrived(uid) }
             // A pop-up waiting for them is drawn when it opens, not before.
             if pendingPopUp == uid { return popUpAttributesArrived(uid, now: now) }
             requestRender()
-        case .notificationRemoved(let uid, .reannounced(let same)):
+        case .removed(let uid, .reannounced(let same)):
             // A kept notification announced again: it is that one now.
             if case .detail(let shown, let scroll) = screen, shown == uid { screen = .detail(same, scroll: scroll) }
             clampSelection()
             requestRender()
-        case .notificationRemoved(let uid, _):
+        case .removed(let uid, _):
             if pendingPopUp == uid { cancelPopUp() }
             if actionNotice?.uid == uid { actionNotice = nil }
             unreadNotifications.remove(uid)
@@ -253,9 +252,9 @@ public final class WatchModel {
         case .sessionStarted:
             if isPhoneConnected { linkBecameEstablished() }
             requestRender()  // the status bar's health mark
-        case .livenessProbe, .resubscribeRecommended:
+        case .healthChanged:
             requestRender()  // the status bar's health mark
-        case .fetchFailed, .protocolError:
+        case .fetchFailed:
             break
         }
     }

@@ -1,5 +1,5 @@
 import AMS
-import ANCS
+import Notifications
 import Haptics
 
 /// Where the watch model's decisions go: the controller draws, drives the
@@ -21,9 +21,9 @@ public protocol WatchModelSink: AnyObject {
     func watchStopMotor()
     /// Send the notification's positive or negative action to the phone.
     /// Returns false when the phone link could not take it.
-    func watchPerformAction(_ action: ActionID, on uid: NotificationUID) -> Bool
+    func watchPerformAction(_ action: NotificationAction, on uid: NotificationID) -> Bool
     /// The notification is on screen: fetch its message.
-    func watchNotificationShown(_ uid: NotificationUID)
+    func watchNotificationShown(_ uid: NotificationID)
     /// Answer the pairing request that is waiting.
     func watchAnswerPairing(_ answer: PairingAnswer)
     /// Put the panel in this power state.

@@ -5,6 +5,7 @@ import Display
 import GATT
 import Graphics
 import HAL
+import Harness
 import Haptics
 import Input
 import LinuxHAL
@@ -181,7 +182,7 @@ public final class WatchDaemon {
                     if !lifetime.isOver { self.harness?.motorChanged(on: on, at: at) }
                 }
                 // Likewise for the events stream while no client asked for it.
-                watch.ancsEventObserver = { [lifetime, unowned(unsafe) self, unowned(unsafe) watch] event in
+                watch.notificationObserver = { [lifetime, unowned(unsafe) self, unowned(unsafe) watch] event in
                     guard !lifetime.isOver else { return }
                     self.harness?.notificationEvent(event, store: watch.notifications, now: watch.now)
                 }
@@ -405,7 +406,19 @@ public final class WatchDaemon {
                 }
             },
             notificationsJSON: { HarnessJSON.notifications(watch.notifications) },
-            stateJSON: { HarnessJSON.state(watch) })
+            stateJSON: { HarnessJSON.state(watch, bus: Self.displayBus(watch)) })
+    }
+
+    /// The display bus as the harness reports it: on the simulated board
+    /// the emulated bus's own count (every byte that reached the "panel"),
+    /// else the driver's.
+    static func displayBus(_ watch: WatchController) -> DisplayBusCounters {
+        var c = watch.displayBus
+        if let emulated = watch.displayTransport as? EmulatedI2CDisplay {
+            c.bytes = emulated.busBytes
+            c.transactions = emulated.transactions
+        }
+        return c
     }
 
     /// Presses (or releases) a button in software, as an edge on its line

@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import Testing
 @testable import ANCS
 

@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import HAL
 import Testing
 @testable import ANCS
@@ -219,7 +220,7 @@ struct ConsumerTests {
         h.answer()
         let n = h.consumer.notification(NotificationUID(1))
         #expect(n?.subtitle == "sub")
-        #expect(n?.date == ANCSDateTime("20240314T183005"))
+        #expect(n?.date == ANCSDateTime("20240314T183005")?.civil)
     }
 
     @Test("a long message is stored up to the max length we asked for")

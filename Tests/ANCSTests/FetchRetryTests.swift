@@ -2,6 +2,7 @@ import HAL
 import Testing
 
 @testable import ANCS
+import Notifications
 
 /// Issue 19 item 3: a fetch that timed out or failed is retried (1 s, then
 /// 4 s later, through `nextDeadline`), and opening an entry fetches

@@ -1,6 +1,7 @@
 import HAL
 import Testing
 @testable import ANCS
+import Notifications
 
 // Optional attributes (MessageSize, the action labels), Title / Subtitle /
 // Message longer than asked, and whether the Message was cut.

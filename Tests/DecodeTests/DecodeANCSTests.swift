@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import Decode
 import HAL
 import Testing

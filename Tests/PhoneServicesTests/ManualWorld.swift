@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import GATT
 import HAL
 import Loop

@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import Screens
 
 /// The notifications most screen tests show, newest first:

@@ -1,5 +1,7 @@
 import ANCS
+import Notifications
 import Graphics
+import HAL
 import Screens
 import SimBoard
 import Testing
@@ -135,7 +137,7 @@ struct RendererBehaviourTests {
         #expect(DateText.weekday(WallClockTime(year: 2000, month: 2, day: 29, hour: 0, minute: 0)) == 2)  // Tuesday
         #expect(DateText.weekday(WallClockTime(year: 2024, month: 3, day: 17, hour: 0, minute: 0)) == 7)  // Sunday
         #expect(DateText.weekday(WallClockTime(year: 2024, month: 3, day: 17, hour: 0, minute: 0, weekday: 1)) == 1)  // as the clock says
-        let eve = ANCSDateTime(year: 2023, month: 12, day: 31, hour: 23, minute: 59, second: 0)!
+        let eve = CivilTime(year: 2023, month: 12, day: 31, hour: 23, minute: 59, second: 0)
         let now = WallClockTime(year: 2024, month: 1, day: 1, hour: 0, minute: 4, second: 0)
         #expect(DateText.age(of: eve, at: now) == 5 * 60)
         #expect(WallClockTime(now.civil) == WallClockTime(year: 2024, month: 1, day: 1, hour: 0, minute: 4, second: 0, weekday: 1))

@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import Graphics
 import Screens
 import SimBoard

@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import FoundationEssentials
 import Graphics
 import HAL

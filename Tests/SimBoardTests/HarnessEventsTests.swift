@@ -1,6 +1,8 @@
 import AMS
 import ANCS
+import Notifications
 import HAL
+import Harness
 import Loop
 import SimBoard
 import Testing
@@ -28,7 +30,8 @@ struct HarnessEventsTests {
 
         func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) { pending.append(Array(command)) }
         func ancsEvent(_ event: ANCSEvent) {
-            rig.server.notificationEvent(event, store: consumer, now: rig.loop.now)
+            guard let e = event.notificationEvent else { return }
+            rig.server.notificationEvent(e, store: consumer, now: rig.loop.now)
         }
 
         func source(_ event: UInt8, _ uid: UInt32, flags: EventFlags = [], category: CategoryID = .social) {

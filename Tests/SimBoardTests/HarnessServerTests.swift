@@ -1,6 +1,7 @@
 import BoardConfig
 import Glibc
 import HAL
+import Harness
 import Log
 import Loop
 import SimBoard

@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import ATTCodec
 import GATT
 import HAL

@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import HAL
 import Testing
 import Watch
@@ -49,9 +50,13 @@ final class AnsweringPhone: ANCSConsumerSink {
     /// A new link: the model gets the new store, the session starts and the
     /// phone announces what it holds (pre-existing).
     func connect() {
+        let shown = consumer
         consumer = Self.makeConsumer()
         consumer.sink = self
         pending.removeAll()
+        // As the watch's controller does through PhoneSession: the new store
+        // takes over what the one shown kept from its ended session.
+        consumer.adoptPreviousSession(from: shown, now: rig.now)
         rig.model.phoneConnected(notifications: consumer, now: rig.now)
         consumer.sessionStarted(now: rig.now)
         for n in notifications { announce(0, n.uid, n.posted, extra: .preExisting) }
@@ -183,7 +188,7 @@ extension ModelRig {
     /// The list's titles, newest first, with "*" before those kept from the previous session.
     var listTitles: [String] {
         var t: [String] = []
-        model.notifications.forEachNotification { t.append(($0.isFromPreviousSession ? "*" : "") + ($0.title ?? "")) }
+        model.notifications.forEachNotification(newestFirst: true) { t.append(($0.isFromPreviousSession ? "*" : "") + ($0.title ?? "")) }
         return t
     }
 }

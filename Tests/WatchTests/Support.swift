@@ -1,5 +1,6 @@
 import AMS
 import ANCS
+import Notifications
 import BoardConfig
 import HAL
 import Haptics
@@ -83,7 +84,7 @@ final class EffectRecorder: WatchModelSink {
 /// The detail screen scrolls `maxScroll` lines for every notification.
 final class FixedDetailLayout: NotificationDetailLayout {
     var maxScroll = 2
-    func detailMaxScroll(_ uid: NotificationUID, notifications: NotificationConsumer) -> Int {
+    func detailMaxScroll(_ uid: NotificationUID, notifications: any NotificationSource) -> Int {
         notifications.notification(uid) == nil ? 0 : maxScroll
     }
 }
@@ -288,3 +289,16 @@ struct BoardButtons: CustomStringConvertible, Sendable {
 
 /// "positive press", "back longPress": a key for the expected-outcome tables.
 func key(_ role: ButtonRole, _ gesture: ButtonGesture) -> String { "\(role.rawValue) \(gesture)" }
+
+extension WatchModel {
+    /// An ANCS event as the model hears it: through its neutral meaning
+    /// (as PhoneSession hands it on).
+    func ancsEvent(_ event: ANCSEvent, now: MonotonicInstant) {
+        if let e = event.notificationEvent { notificationEvent(e, now: now) }
+    }
+}
+
+extension ModelRig {
+    /// The phone's consumer behind the model's store (a test's own phone).
+    var consumer: NotificationConsumer { model.notifications as! NotificationConsumer }
+}

@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import HAL
 import Screens
 import Testing
@@ -136,10 +137,10 @@ import Watch
         phone.connect()
         rig.advance(by: .seconds(3), phone: phone)
         #expect(rig.listTitles == ["Mom", "Mom", "Bob"])
-        let stats = rig.model.notifications.statistics
+        let stats = rig.consumer.statistics
         #expect(stats.previousSessionReannounced == 2 && stats.previousSessionDropped == 0)
         var uids: [UInt32] = []
-        rig.model.notifications.forEachNotification { uids.append($0.uid.rawValue) }
+        rig.model.notifications.forEachNotification(newestFirst: true) { uids.append($0.uid.rawValue) }
         #expect(uids == [42, 41, 40])
     }
 
@@ -173,11 +174,11 @@ import Watch
         let capacity = phone.consumer.configuration.storeCapacity
         for uid in 1...UInt32(capacity) { phone.post(uid, .init(title: "n\(uid)")) }
         phone.disconnect()
-        #expect(rig.model.notifications.previousSessionCount == capacity)
+        #expect(rig.consumer.previousSessionCount == capacity)
         // A new session with as many new ones pushes every kept one out, oldest first.
         phone.notifications = (1...UInt32(capacity)).map { (1000 + $0, AnsweringPhone.Posted(title: "new\($0)")) }
         phone.connect()
         #expect(rig.model.notifications.notificationCount == capacity)
-        #expect(rig.model.notifications.previousSessionCount == 0)
+        #expect(rig.consumer.previousSessionCount == 0)
     }
 }

@@ -1,5 +1,6 @@
 import AMS
 import ANCS
+import Notifications
 import BoardConfig
 import HAL
 import Input

@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import BoardConfig
 import HAL
 import Haptics

@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import HAL
 import Screens
 import Testing

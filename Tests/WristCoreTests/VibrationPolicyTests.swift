@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import BoardConfig
 import Haptics
 import Testing
@@ -94,9 +95,9 @@ private func info(_ category: CategoryID, _ flags: EventFlags = []) -> Notificat
 
     @Test func onlyAddedNotificationsVibrate() {
         let call = info(.incomingCall)
-        #expect(policy.pattern(for: ANCSEvent.notificationAdded(call)) == .ring)
-        #expect(policy.pattern(for: ANCSEvent.notificationModified(call)) == nil)
-        #expect(policy.pattern(for: ANCSEvent.notificationRemoved(call.uid, .removedByPhone)) == nil)
-        #expect(policy.pattern(for: ANCSEvent.sessionStarted) == nil)
+        #expect(policy.pattern(for: NotificationEvent.added(call)) == .ring)
+        #expect(policy.pattern(for: NotificationEvent.modified(call)) == nil)
+        #expect(policy.pattern(for: NotificationEvent.removed(call.uid, .removedByPhone)) == nil)
+        #expect(policy.pattern(for: NotificationEvent.sessionStarted) == nil)
     }
 }

@@ -1,6 +1,7 @@
 import BoardConfig
 import Graphics
 import HAL
+import Harness
 import LinuxHAL
 import LinuxLoop
 import Log

@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import BoardConfig
 import Foundation
 import HAL
@@ -165,7 +166,7 @@ import Watch
         #expect(state["notifications"] as? Int == 2)
         #expect(try Self.titles(rig) == ["Anna", "Bob"])
         var kept = 0
-        rig.watch.notifications.forEachNotification { if $0.isFromPreviousSession { kept += 1 } }
+        rig.watch.notifications.forEachNotification(newestFirst: true) { if $0.isFromPreviousSession { kept += 1 } }
         #expect(kept == 2)
         try Golden.compare(pbm: try Self.snapshot(rig), file: "list-previous-session.pbm")
         rig.harness.collectMotorEvents()
@@ -179,10 +180,10 @@ import Watch
         let again = try rig.connectPhone(Self.phone([Self.anna, Self.cleo]))
         try #require(try rig.run(until: {
             var kept = 0
-            rig.watch.notifications.forEachNotification { if $0.isFromPreviousSession { kept += 1 } }
+            rig.watch.notifications.forEachNotification(newestFirst: true) { if $0.isFromPreviousSession { kept += 1 } }
             return kept == 0 && (try? Self.titles(rig).sorted()) == ["Anna", "Cleo"]
         }), "reconciled: \((try? Self.titles(rig)) ?? [])")
-        let stats = rig.watch.notifications.statistics
+        let stats = (rig.watch.notifications as! NotificationConsumer).statistics
         #expect(stats.previousSessionReannounced == 1 && stats.previousSessionDropped == 1)
         #expect(again.ancsSessionActive)
         #expect(try rig.state()["ancs"].flatMap { ($0 as? [String: Any])?["state"] as? String } == "ok")

@@ -1,4 +1,5 @@
 import ANCS
+import Notifications
 import Foundation
 import HAL
 import Log

@@ -1,11 +1,13 @@
 import HAL
 
-/// How sure the watch is that the phone's notifications still arrive, and
-/// what it did about it: the consumer's liveness checks (probe, silence),
-/// the re-subscriptions the glue performed, the stuck requests it cleared.
+/// How sure the watch is that a source's notifications still arrive, and
+/// what it did about it: its liveness checks (probe, silence), the
+/// re-subscriptions, the stuck requests it cleared. (ANCS's terms: a
+/// probe is a request no phone can satisfy, a re-subscription rewrites the
+/// subscriptions; another source maps its own checks onto them.)
 /// Shown by the status bar (a mark unless `ok`), the harness `state` and
 /// systemd's STATUS=; see docs/troubleshooting.md.
-public struct ANCSHealth: Hashable, Sendable {
+public struct NotificationSourceHealth: Hashable, Sendable {
     public enum State: String, Sendable {
         /// No ANCS session yet (not subscribed, ANCS missing, link just up).
         case unknown
@@ -40,19 +42,19 @@ public struct ANCSHealth: Hashable, Sendable {
         case resubscribeFailed
     }
 
-    public internal(set) var state: State = .unknown
-    public internal(set) var lastResult: Result = .none
+    public var state: State = .unknown
+    public var lastResult: Result = .none
     /// When the last Notification Source event arrived (nil: none yet).
-    public internal(set) var lastNotificationSource: MonotonicInstant?
+    public var lastNotificationSource: MonotonicInstant?
     /// Probes sent, answered (alive) and unanswered.
-    public internal(set) var probes = 0
-    public internal(set) var probesAnswered = 0
-    public internal(set) var probesUnanswered = 0
+    public var probes = 0
+    public var probesAnswered = 0
+    public var probesUnanswered = 0
     /// Re-subscriptions started, and those that failed.
-    public internal(set) var resubscribes = 0
-    public internal(set) var resubscribeFailures = 0
+    public var resubscribes = 0
+    public var resubscribeFailures = 0
     /// Control Point writes whose outcome never came, forgotten by the watchdog.
-    public internal(set) var stuckRequestsCleared = 0
+    public var stuckRequestsCleared = 0
 
     public init() {}
 
@@ -61,7 +63,7 @@ public struct ANCSHealth: Hashable, Sendable {
         lastNotificationSource.map { now.duration(since: $0) }
     }
 
-    mutating func record(_ result: Result, _ state: State) {
+    public mutating func record(_ result: Result, _ state: State) {
         lastResult = result
         self.state = state
     }
@@ -69,7 +71,7 @@ public struct ANCSHealth: Hashable, Sendable {
     /// Another consumer's history (the previous link's), kept across a
     /// reconnect: counters and the last Notification Source; the state
     /// starts over.
-    mutating func carryOver(_ old: ANCSHealth) {
+    public mutating func carryOver(_ old: NotificationSourceHealth) {
         lastResult = old.lastResult
         lastNotificationSource = old.lastNotificationSource
         probes += old.probes

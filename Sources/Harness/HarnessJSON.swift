@@ -1,5 +1,4 @@
-import ANCS
-import Decode
+import Notifications
 import HAL
 import Screens
 import Watch
@@ -7,24 +6,25 @@ import Watch
 /// The harness's JSON answers (one line each; field names are documented in
 /// docs/harness.md and stay stable).
 public enum HarnessJSON {
-    /// A JSON string literal (the same escaping as `wristcore decode --json`).
+    /// A JSON string literal (HAL's JSON escaping, as `wristcore decode --json` writes it).
     static func string(_ s: String) -> String {
-        var out = ""
-        DecodeValue.writeString(s, to: &out)
+        var out = "\""
+        for scalar in s.unicodeScalars { EscapedText.append(scalar, to: &out, style: .json, quote: true, backslash: true) }
+        out += "\""
         return out
     }
 
     static func optional(_ s: String?) -> String { s.map(string) ?? "null" }
 
     /// `["silent","important",...]`: the events stream's list, as a String.
-    static func flags(_ f: EventFlags) -> String {
+    static func flags(_ f: NotificationFlags) -> String {
         var line = JSONLineBuffer(capacity: 96)
         flags(f, into: &line)
         return String(decoding: line.bytes, as: UTF8.self)
     }
 
     /// The store, newest first.
-    public static func notifications(_ consumer: NotificationConsumer) -> String {
+    public static func notifications(_ consumer: any NotificationSource) -> String {
         var items: [String] = []
         consumer.forEachNotification(newestFirst: true) { n in
             let fields: [(String, String)] = [
@@ -68,7 +68,9 @@ public enum HarnessJSON {
         }
     }
 
-    public static func state(_ watch: WatchController) -> String {
+    /// The watch's state; `bus` is the display bus as counted (the
+    /// emulated bus's count on the simulated board; default: the driver's).
+    public static func state(_ watch: WatchController, bus busCount: DisplayBusCounters? = nil) -> String {
         var uid = "null"
         switch watch.screen {
         case .detail(let u, _), .incomingCall(let u): uid = "\(u.rawValue)"
@@ -83,7 +85,7 @@ public enum HarnessJSON {
             ("notifications", "\(watch.notifications.notificationCount)"),
             ("ringing", watch.ringingCall.map { "\($0.rawValue)" } ?? "null"),
             ("motor", string(watch.motor?.isMotorOn == true ? "on" : "off")),
-            ("bus", bus(watch)),
+            ("bus", bus(busCount ?? watch.displayBus)),
             ("ancs", ancs(watch.notifications.health, now: watch.now)),
             ("doNotDisturb", string(doNotDisturbName(watch.model.doNotDisturb))),
             ("media", watch.model.media.hasPlayer ? object(mediaFields(watch.model.media, at: watch.now)) : "null"),
@@ -94,7 +96,7 @@ public enum HarnessJSON {
     /// ANCS health (docs/harness.md): state, seconds since the last
     /// Notification Source event (null: none yet), probes, re-subscriptions,
     /// the last check's result.
-    static func ancs(_ h: ANCSHealth, now: MonotonicInstant) -> String {
+    static func ancs(_ h: NotificationSourceHealth, now: MonotonicInstant) -> String {
         let age = h.notificationSourceAge(at: now).map { d -> String in
             let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
             return "\(ms / 1000).\(String(ms % 1000 + 1000).dropFirst())"
@@ -117,12 +119,7 @@ public enum HarnessJSON {
     /// byte (control bytes, commands, data) and transactions, as the
     /// emulated bus counted them (the driver's own count on a real board);
     /// and the last flush's.
-    static func bus(_ watch: WatchController) -> String {
-        var c = watch.displayBus
-        if let emulated = watch.displayTransport as? EmulatedI2CDisplay {
-            c.bytes = emulated.busBytes
-            c.transactions = emulated.transactions
-        }
+    static func bus(_ c: DisplayBusCounters) -> String {
         return "{\"bytes\":\(c.bytes),\"transactions\":\(c.transactions),"
             + "\"lastFlush\":{\"bytes\":\(c.lastFlushBytes),\"transactions\":\(c.lastFlushTransactions)}}"
     }

@@ -1,5 +1,5 @@
 import AMS
-import ANCS
+import Notifications
 import BoardConfig
 import HAL
 import Log
@@ -93,7 +93,7 @@ public final class HarnessServer {
     /// The notification store the last event came from (for `appNameTimer`).
     /// The store of the latest event, read when the app-name wait ends (held
     /// until the next event: the store outlives its events anyway).
-    private var lastStore: NotificationConsumer?
+    private var lastStore: (any NotificationSource)?
     /// How long an `events` line waits for the app's name (as the pop-up does).
     static let appNameWait = Duration.seconds(1)
     /// "motor on|off <ns>\n", rebuilt in place for each transition.
@@ -153,7 +153,7 @@ public final class HarnessServer {
 
     // MARK: - the events stream
 
-    /// An ANCS event, after the watch applied it to `store`: streams
+    /// A notification event, after the watch applied it to `store`: streams
     /// notification added / modified (once their attributes are in the
     /// store) and removed lines to every `events` subscriber.
     ///
@@ -161,7 +161,7 @@ public final class HarnessServer {
     /// queued, so the watch's redraw and flush come first (the pop-up does
     /// not wait for a tool), and are formatted into one kept buffer
     /// (`JSONLineBuffer`): no allocation per notification.
-    public func notificationEvent(_ event: ANCSEvent, store: NotificationConsumer, now: MonotonicInstant) {
+    public func notificationEvent(_ event: NotificationEvent, store: any NotificationSource, now: MonotonicInstant) {
         guard eventSubscribers > 0 else { return }
         lastStore = store
         notificationEvents.handle(event, store: store) { reports.append($0) }
@@ -182,7 +182,7 @@ public final class HarnessServer {
 
     /// Sends what the tracker reported (after it returned: sending may
     /// drop the last subscriber, which resets the tracker).
-    private func sendReports(store: NotificationConsumer, now: MonotonicInstant) {
+    private func sendReports(store: any NotificationSource, now: MonotonicInstant) {
         for r in reports {
             if r.change == .removed {
                 HarnessJSON.notificationRemovedEvent(r.uid, at: now, into: &eventLine)

@@ -1,5 +1,5 @@
 import AMS
-import ANCS
+import Notifications
 import HAL
 
 /// The lines of the `events` stream (docs/harness.md): one JSON object each,
@@ -15,7 +15,7 @@ extension HarnessJSON {
     /// store has for `n` (null where an attribute has not arrived), a line
     /// (with its newline) in `line`'s kept buffer: no allocation once it
     /// has grown to the longest line.
-    static func notificationEvent(_ change: NotificationChange, _ n: ANCSNotification, at now: MonotonicInstant, into line: inout JSONLineBuffer) {
+    static func notificationEvent(_ change: NotificationChange, _ n: Notification, at now: MonotonicInstant, into line: inout JSONLineBuffer) {
         line.begin()
         line.key("event"); line.string("notification")
         line.key("change"); line.string(change == .added ? "added" : change == .modified ? "modified" : "removed")
@@ -37,7 +37,7 @@ extension HarnessJSON {
     }
 
     /// `{"event":"notification","change":"removed","uid":N,"t":...}`, into `line`.
-    static func notificationRemovedEvent(_ uid: NotificationUID, at now: MonotonicInstant, into line: inout JSONLineBuffer) {
+    static func notificationRemovedEvent(_ uid: NotificationID, at now: MonotonicInstant, into line: inout JSONLineBuffer) {
         line.begin()
         line.key("event"); line.string("notification")
         line.key("change"); line.string("removed")
@@ -47,20 +47,20 @@ extension HarnessJSON {
     }
 
     /// The same lines as Strings, without the newline (tests, tools).
-    public static func notificationEvent(_ change: NotificationChange, _ n: ANCSNotification, at now: MonotonicInstant) -> String {
+    public static func notificationEvent(_ change: NotificationChange, _ n: Notification, at now: MonotonicInstant) -> String {
         var line = JSONLineBuffer(capacity: 512)
         notificationEvent(change, n, at: now, into: &line)
         return String(decoding: line.bytes.dropLast(), as: UTF8.self)
     }
 
-    public static func notificationRemovedEvent(_ uid: NotificationUID, at now: MonotonicInstant) -> String {
+    public static func notificationRemovedEvent(_ uid: NotificationID, at now: MonotonicInstant) -> String {
         var line = JSONLineBuffer(capacity: 128)
         notificationRemovedEvent(uid, at: now, into: &line)
         return String(decoding: line.bytes.dropLast(), as: UTF8.self)
     }
 
     /// A text attribute's bytes as a JSON string, `null` when not stored.
-    private static func optional(_ n: ANCSNotification, _ field: NotificationTextField, into line: inout JSONLineBuffer) {
+    private static func optional(_ n: Notification, _ field: NotificationField, into line: inout JSONLineBuffer) {
         if n.has(field) {
             line.string(n.bytes(field))
         } else {
@@ -69,7 +69,7 @@ extension HarnessJSON {
     }
 
     /// `["silent","important",...]` into `line` (also `flags(_:)`'s, for the `notifications` reply).
-    static func flags(_ f: EventFlags, into line: inout JSONLineBuffer) {
+    static func flags(_ f: NotificationFlags, into line: inout JSONLineBuffer) {
         line.raw("[")
         var first = true
         func name(_ s: StaticString) {

@@ -3,16 +3,16 @@ import HAL
 /// Lets a log line that a peer can provoke again and again (a client that
 /// reconnects and misbehaves in a loop) through at most once per `interval`,
 /// counting what it held back so the next line can say so.
-struct LogThrottle {
-    let interval: Duration
+public struct LogThrottle {
+    public let interval: Duration
     private var lastLogged: MonotonicInstant?
     private var heldBack = 0
 
-    init(interval: Duration) { self.interval = interval }
+    public init(interval: Duration) { self.interval = interval }
 
     /// nil: stay quiet now. Else log, mentioning the returned count of lines
     /// held back since the last one.
-    mutating func admit(now: MonotonicInstant) -> Int? {
+    public mutating func admit(now: MonotonicInstant) -> Int? {
         if let last = lastLogged, now - last < interval {
             heldBack += 1
             return nil

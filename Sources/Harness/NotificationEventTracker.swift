@@ -1,4 +1,4 @@
-import ANCS
+import Notifications
 
 /// Decides when the `events` stream reports a notification. The phone
 /// announces one (Notification Source) before the watch has fetched its
@@ -13,13 +13,13 @@ import ANCS
 /// storage made once; one more reports the oldest with what it has.
 struct NotificationEventTracker {
     struct Report: Equatable {
-        var uid: NotificationUID
+        var uid: NotificationID
         var change: HarnessJSON.NotificationChange
     }
 
     let capacity: Int
     /// Announced, not reported yet: the UID and whether it was an addition.
-    private var waiting: [(uid: NotificationUID, added: Bool)] = []
+    private var waiting: [(uid: NotificationID, added: Bool)] = []
 
     init(capacity: Int = 32) {
         self.capacity = capacity
@@ -29,15 +29,15 @@ struct NotificationEventTracker {
     var waitingCount: Int { waiting.count }
 
     /// The reports `event` completes, in order, through `report`.
-    mutating func handle(_ event: ANCSEvent, store: NotificationConsumer, report: (Report) -> Void) {
+    mutating func handle(_ event: NotificationEvent, store: any NotificationSource, report: (Report) -> Void) {
         switch event {
-        case .notificationAdded(let info):
+        case .added(let info):
             announce(info.uid, added: true, report: report)
             check(info.uid, store: store, force: false, report: report)
-        case .notificationModified(let info):
+        case .modified(let info):
             announce(info.uid, added: false, report: report)
             check(info.uid, store: store, force: false, report: report)
-        case .attributesReady(let uid, let fields):
+        case .contentArrived(let uid, let fields):
             if index(of: uid) != nil {
                 check(uid, store: store, force: false, report: report)
             } else if fields.contains(.message) {
@@ -45,9 +45,9 @@ struct NotificationEventTracker {
             }
             // The app's name arrives once for all its notifications.
             if fields.contains(.appDisplayName) { checkAll(store: store, report: report) }
-        case .fetchFailed(let uid, _):
+        case .fetchFailed(let uid):
             check(uid, store: store, force: true, report: report)
-        case .notificationRemoved(let uid, _):
+        case .removed(let uid, _):
             if let i = index(of: uid) { waiting.remove(at: i) }
             report(Report(uid: uid, change: .removed))
         case .sessionEnded:
@@ -60,18 +60,18 @@ struct NotificationEventTracker {
     /// Reports every waiting notification whose own attributes are there
     /// (the app's name has not come: `HarnessServer` calls this a second
     /// after, as the watch's pop-up waits no longer either).
-    mutating func reportFetched(store: NotificationConsumer, report: (Report) -> Void) {
+    mutating func reportFetched(store: any NotificationSource, report: (Report) -> Void) {
         checkAll(store: store, forceFetched: true, report: report)
     }
 
     /// Forgets what waits (the last subscriber left).
     mutating func reset() { waiting.removeAll(keepingCapacity: true) }
 
-    private func index(of uid: NotificationUID) -> Int? {
+    private func index(of uid: NotificationID) -> Int? {
         waiting.firstIndex { $0.uid == uid }
     }
 
-    private mutating func announce(_ uid: NotificationUID, added: Bool, report: (Report) -> Void) {
+    private mutating func announce(_ uid: NotificationID, added: Bool, report: (Report) -> Void) {
         if index(of: uid) != nil { return }  // an addition modified before it was reported stays an addition
         if waiting.count == capacity {
             let oldest = waiting.removeFirst()
@@ -80,7 +80,7 @@ struct NotificationEventTracker {
         waiting.append((uid, added))
     }
 
-    private mutating func check(_ uid: NotificationUID, store: NotificationConsumer, force: Bool,
+    private mutating func check(_ uid: NotificationID, store: any NotificationSource, force: Bool,
                                 report: (Report) -> Void) {
         guard let i = index(of: uid) else { return }
         guard let n = store.notification(uid) else {
@@ -95,7 +95,7 @@ struct NotificationEventTracker {
 
     /// Checks each waiting notification, oldest first; with `forceFetched`
     /// one whose own fetch is done is reported without its app's name.
-    private mutating func checkAll(store: NotificationConsumer, forceFetched: Bool = false,
+    private mutating func checkAll(store: any NotificationSource, forceFetched: Bool = false,
                                    report: (Report) -> Void) {
         var i = 0
         while i < waiting.count {
@@ -108,10 +108,7 @@ struct NotificationEventTracker {
     }
 
     /// Nothing left to fetch, and the app's name known (or not to be had).
-    static func isComplete(_ n: ANCSNotification, store: NotificationConsumer) -> Bool {
-        guard !n.isFetchPending else { return false }
-        let waitsForAppName = store.configuration.fetchAppNames && n.available.contains(.appIdentifier)
-            && !n.truncated.contains(.appIdentifier) && n.appDisplayNameBytes == nil
-        return !waitsForAppName
+    static func isComplete(_ n: Notification, store: any NotificationSource) -> Bool {
+        !n.isFetchPending && !n.isAwaitingAppName
     }
 }
