@@ -63,7 +63,6 @@ LAYER_OF = {m: i for i, (_, ms) in enumerate(LAYERS) for m in ms}
 # ceilings (they may shrink, not grow) until the architecture issue splits them.
 FILE_LINE_BUDGET = 600
 FILE_LINE_EXCEPTIONS = {
-    "Sources/ANCS/NotificationConsumer.swift": 945,
     "Sources/ANCS/DataSourceAssembler.swift": 840,
     "Sources/Peripheral/BluetoothPeripheral.swift": 731,
     "Sources/GATT/Bearer/ATTBearer.swift": 609,

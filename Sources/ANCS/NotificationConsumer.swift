@@ -12,74 +12,6 @@ import Notifications
 ///
 /// Not thread-safe: use it from the run loop's thread only.
 public final class NotificationConsumer {
-    public struct Configuration: Sendable {
-        /// Notifications kept at once (oldest non-call evicted first).
-        public var storeCapacity = 32
-        /// Control Point requests waiting behind the one in flight.
-        public var queueCapacity = 16
-        /// A request without a (complete) answer for this long is dropped.
-        /// Every Data Source notification of the answer restarts it.
-        public var requestTimeout: Duration = .seconds(5)
-        /// ... but never beyond this age, however slowly the answer trickles in.
-        public var requestMaxAge: Duration = .seconds(30)
-        /// A Control Point write whose ATT outcome was not reported after this
-        /// long is forgotten, so the queue moves again (the ATT bearer's own
-        /// 30 s transaction timeout should have reported it first), and
-        /// re-subscribing is recommended (`.controlPointStuck`).
-        public var writeOutcomeTimeout: Duration = .seconds(35)
-        /// Real iPhones may leave MessageSize and the action labels out of a
-        /// response. Once everything else has arrived, the response ends
-        /// after the Data Source has been quiet this long (or at once when
-        /// the next response begins). Keep it well below `requestTimeout`.
-        public var optionalAttributesQuietPeriod: Duration = .milliseconds(250)
-        /// Max lengths sent with Title / Subtitle / Message, and the bytes
-        /// kept per notification for them.
-        public var titleMaxLength: UInt16 = 64
-        public var subtitleMaxLength: UInt16 = 64
-        public var messageMaxLength: UInt16 = 256
-        /// Bytes kept for each action label (longer labels are truncated).
-        /// Labels are asked for only when the EventFlags offer the action.
-        public var actionLabelMaxLength: UInt16 = 32
-        /// Bytes kept for an AppIdentifier (a longer one is truncated and its
-        /// display name not fetched).
-        public var appIdentifierMaxLength: UInt16 = 160
-        /// Bytes kept for an app's display name.
-        public var appNameMaxLength: UInt16 = 64
-        /// App display names cached per session.
-        public var appNameCacheCapacity = 16
-        /// Also fetch Subtitle / Date with the title (off: the issue's policy
-        /// fetches AppIdentifier, Title and the action labels).
-        public var fetchSubtitle = false
-        public var fetchDate = false
-        /// Fetch MessageSize together with Message (to know it was cut).
-        public var fetchMessageSize = true
-        /// Fetch the Message right away for Important and call notifications
-        /// (otherwise only when `notificationShown` asks for it).
-        public var fetchMessageForImportant = true
-        /// Get App Attributes (DisplayName) once per AppIdentifier.
-        public var fetchAppNames = true
-        /// Liveness checks (ANCS health): on by default, a probe after 15
-        /// minutes without traffic and a re-subscription after 6 hours
-        /// without a Notification Source event. nil turns them off.
-        public var liveness: LivenessPolicy? = LivenessPolicy()
-        /// Keep what a session showed when it ends, as "from the previous
-        /// session", until the next session's announcements reconcile it
-        /// (see PreviousSession.swift and docs/ancs.md).
-        public var keepsPreviousSession = true
-        /// Reconciliation ends once the new session's pre-existing
-        /// announcements have been quiet this long and all were fetched...
-        public var reconcileSettle: Duration = .seconds(2)
-        /// ... or at the latest this long after the session started.
-        public var reconcileTimeout: Duration = .seconds(60)
-        /// A notification fetch that timed out or failed (except 0xA2: the
-        /// UID is gone) is sent again after each of these delays in turn,
-        /// then given up until the notification changes or is opened.
-        /// At most 8.
-        public var fetchRetryDelays: [Duration] = [.seconds(1), .seconds(4)]
-
-        public init() {}
-    }
-
     struct Active {
         var work: Work
         var tag: UInt32
@@ -110,18 +42,18 @@ public final class NotificationConsumer {
     let queue: RequestQueue
     let assembler: DataSourceAssembler
     let retries: FetchRetries
-    private let command: UnsafeMutableRawBufferPointer
-    private var active: Active?
-    private var writeOutstanding = false
-    private var writeTag: UInt32 = 0
-    private var writeSentAt = MonotonicInstant.zero
-    private var nextTag: UInt32 = 1
-    private var pumping = false
-    private var probeRequested = false
-    private var lastTraffic = MonotonicInstant.zero
-    private var lastNotificationSource = MonotonicInstant.zero
-    private var lastDataSource = MonotonicInstant.zero
-    private var reportedOverlongAttribute = false
+    let command: UnsafeMutableRawBufferPointer
+    var active: Active?
+    var writeOutstanding = false
+    var writeTag: UInt32 = 0
+    var writeSentAt = MonotonicInstant.zero
+    var nextTag: UInt32 = 1
+    var pumping = false
+    var probeRequested = false
+    var lastTraffic = MonotonicInstant.zero
+    var lastNotificationSource = MonotonicInstant.zero
+    var lastDataSource = MonotonicInstant.zero
+    var reportedOverlongAttribute = false
     /// Reconciling the previous session's entries (PreviousSession.swift):
     /// until `reconcileDeadline` at the latest; `reconcileSettleAt` is when
     /// the pre-existing announcements count as settled (nil: they are).
@@ -227,7 +159,7 @@ public final class NotificationConsumer {
         health.record(.resubscribeFailed, .failing)
     }
 
-    private func clearSession(keepWriteOutstanding: Bool, keepNotifications: Bool) {
+    func clearSession(keepWriteOutstanding: Bool, keepNotifications: Bool) {
         if configuration.keepsPreviousSession && keepNotifications {
             retainSessionEntries()  // before the app names go
         } else {
@@ -366,7 +298,7 @@ public final class NotificationConsumer {
     /// When the response in progress ends without its missing optional
     /// attributes: every other attribute arrived and the Data Source has
     /// been quiet for `optionalAttributesQuietPeriod`.
-    private var optionalAttributesDeadline: MonotonicInstant? {
+    var optionalAttributesDeadline: MonotonicInstant? {
         guard let a = active, let tag = assembler.tagAwaitingOptionalAttributes, a.tag == tag else { return nil }
         return lastDataSource.advanced(by: configuration.optionalAttributesQuietPeriod)
     }
@@ -426,22 +358,22 @@ public final class NotificationConsumer {
         pump(now: now)
     }
 
-    private func probeAnswered() {
+    func probeAnswered() {
         health.probesAnswered += 1
         health.record(.probeAnswered, .ok)
     }
 
-    private func earliest(_ a: MonotonicInstant?, _ b: MonotonicInstant) -> MonotonicInstant {
+    func earliest(_ a: MonotonicInstant?, _ b: MonotonicInstant) -> MonotonicInstant {
         guard let a else { return b }
         return min(a, b)
     }
 
     /// Nothing in flight, queued or due for a fetch.
-    private var isIdle: Bool {
+    var isIdle: Bool {
         active == nil && !writeOutstanding && queue.isEmpty && !hasBackfillWork
     }
 
-    private var hasBackfillWork: Bool {
+    var hasBackfillWork: Bool {
         var i = 0
         while i < store.capacity {
             if store.slots[i].inUse && store.slots[i].hasWork { return true }
@@ -501,7 +433,7 @@ public final class NotificationConsumer {
 
     /// The app name of the notification in slot `i` failed to arrive: look
     /// it up again (the wearer is looking at the entry).
-    private func retryFailedAppName(slot i: Int) {
+    func retryFailedAppName(slot i: Int) {
         guard configuration.fetchAppNames, store.slots[i].present.contains(.appIdentifier),
             !store.slots[i].truncated.contains(.appIdentifier),
             let e = apps.find(store.bytes(.appIdentifier, slot: i)), apps.entries[e].state == .failed
@@ -511,7 +443,7 @@ public final class NotificationConsumer {
 
     /// A queued fetch pushed out of the queue stays due in the store / cache
     /// and is picked up when the queue drains.
-    private func requeueLater(_ w: Work) {
+    func requeueLater(_ w: Work) {
         if w.kind == .app, apps.entries[w.appEntry].state == .queued {
             apps.entries[w.appEntry].state = .wanted
         }
@@ -519,11 +451,11 @@ public final class NotificationConsumer {
 
     // MARK: Notification Source handling
 
-    private func wantsMessageEagerly(_ info: NotificationInfo) -> Bool {
+    func wantsMessageEagerly(_ info: NotificationInfo) -> Bool {
         configuration.fetchMessageForImportant && (info.flags.contains(.important) || info.category.isCall)
     }
 
-    private func added(_ info: NotificationInfo, now: MonotonicInstant) {
+    func added(_ info: NotificationInfo, now: MonotonicInstant) {
         if store.index(of: info.uid) != nil {
             modified(info, now: now)  // a repeated Added is a change
             return
@@ -550,7 +482,7 @@ public final class NotificationConsumer {
         if !info.isPreExisting { enqueueFetch(info.uid) }
     }
 
-    private func modified(_ info: NotificationInfo, now: MonotonicInstant) {
+    func modified(_ info: NotificationInfo, now: MonotonicInstant) {
         guard let i = store.index(of: info.uid) else {
             added(info, now: now)
             return
@@ -567,7 +499,7 @@ public final class NotificationConsumer {
         if !info.isPreExisting { enqueueFetch(info.uid) }
     }
 
-    private func removed(_ uid: NotificationUID) {
+    func removed(_ uid: NotificationUID) {
         guard let i = store.index(of: uid) else { return }
         forget(uid)
         store.remove(at: i)
@@ -575,7 +507,7 @@ public final class NotificationConsumer {
         emit(.notificationRemoved(uid, .removedByPhone))
     }
 
-    private func enqueueFetch(_ uid: NotificationUID) {
+    func enqueueFetch(_ uid: NotificationUID) {
         if !queue.append(Work(kind: .notification, uid: uid.rawValue)) {
             statistics.queueOverflows += 1  // stays due in the store
         }
@@ -583,7 +515,7 @@ public final class NotificationConsumer {
 
     /// Drops queued work for a notification that goes away; a fetch in
     /// flight is still read to the end (to stay in sync) but not stored.
-    private func forget(_ uid: NotificationUID) {
+    func forget(_ uid: NotificationUID) {
         var cancelled = InlineArray<2, Bool>(repeating: false)
         var k = 0
         while k < queue.count {
@@ -600,346 +532,7 @@ public final class NotificationConsumer {
         if cancelled[1] { emit(.actionFailed(uid, .negative, .cancelled)) }
     }
 
-    // MARK: dispatch
-
-    private func pump(now: MonotonicInstant) {
-        guard !pumping else { return }
-        pumping = true
-        while isSessionActive && active == nil && !writeOutstanding {
-            guard let w = nextWork() else { break }
-            dispatch(w, now: now)
-        }
-        pumping = false
-        if reconciling { checkReconciliation(now: now) }
-    }
-
-    private func nextWork() -> Work? {
-        while let w = queue.popFirst() {
-            switch w.kind {
-            case .notification:
-                if let i = store.index(of: NotificationUID(w.uid)), isDue(i) { return w }
-            case .app:
-                if apps.entries[w.appEntry].state == .queued { return w }
-            case .action:
-                if store.index(of: NotificationUID(w.uid)) != nil { return w }
-            case .probe:
-                return w
-            }
-        }
-        // Live notifications that did not fit in the queue, oldest first.
-        var pick = -1
-        var i = 0
-        while i < store.capacity {
-            let s = store.slots[i]
-            if s.inUse && !s.isPreExisting && isDue(i) && (pick < 0 || s.sequence < store.slots[pick].sequence) {
-                pick = i
-            }
-            i += 1
-        }
-        if pick >= 0 { return Work(kind: .notification, uid: store.slots[pick].uid) }
-        // App names that did not fit in the queue.
-        i = 0
-        while i < apps.capacity {
-            if apps.entries[i].state == .wanted {
-                apps.entries[i].state = .queued
-                return Work(kind: .app, appEntry: i)
-            }
-            i += 1
-        }
-        // Pre-existing notifications, newest first.
-        pick = -1
-        i = 0
-        while i < store.capacity {
-            let s = store.slots[i]
-            if s.inUse && s.isPreExisting && isDue(i) && (pick < 0 || s.sequence > store.slots[pick].sequence) {
-                pick = i
-            }
-            i += 1
-        }
-        if pick >= 0 { return Work(kind: .notification, uid: store.slots[pick].uid) }
-        if probeRequested {
-            probeRequested = false
-            return Work(kind: .probe)
-        }
-        return nil
-    }
-
-    /// Slot `i` has a fetch due now (not waiting for a retry).
-    private func isDue(_ i: Int) -> Bool {
-        store.slots[i].hasWork && !retries.isWaiting(i, sequence: store.slots[i].sequence)
-    }
-
-    private func dispatch(_ w: Work, now: MonotonicInstant) {
-        let tag = nextTag
-        nextTag &+= 1
-        var a = Active(
-            work: w, tag: tag, deadline: now.advanced(by: configuration.requestTimeout),
-            maxDeadline: now.advanced(by: max(configuration.requestTimeout, configuration.requestMaxAge)))
-        let c = configuration
-        var length = 0
-        do throws(ControlPointEncodingError) {
-            switch w.kind {
-            case .notification:
-                guard let i = store.index(of: NotificationUID(w.uid)) else { return }
-                let s = store.slots[i]
-                var list = AttributeList()
-                if s.needsFetch {
-                    list.append(.notification(.appIdentifier, maxLength: c.appIdentifierMaxLength))
-                    list.append(.notification(.title, maxLength: c.titleMaxLength))
-                    if c.fetchSubtitle { list.append(.notification(.subtitle, maxLength: c.subtitleMaxLength)) }
-                    if c.fetchDate { list.append(.notification(.date, maxLength: Self.dateLimit)) }
-                    if s.flags.contains(.positiveAction) {
-                        list.append(.notification(.positiveActionLabel, maxLength: c.actionLabelMaxLength))
-                    }
-                    if s.flags.contains(.negativeAction) {
-                        list.append(.notification(.negativeActionLabel, maxLength: c.actionLabelMaxLength))
-                    }
-                }
-                if s.wantsMessage {
-                    list.append(.notification(.message, maxLength: c.messageMaxLength))
-                    if c.fetchMessageSize { list.append(.notification(.messageSize, maxLength: Self.messageSizeLimit)) }
-                }
-                a.version = s.version
-                a.coveredBasic = s.needsFetch
-                a.coveredMessage = s.wantsMessage
-                length = try ControlPoint.encodeGetNotificationAttributes(
-                    uid: NotificationUID(w.uid), attributes: list, into: command)
-                do throws(DataSourceAssembler.ExpectError) {
-                    try assembler.expectNotificationAttributes(uid: NotificationUID(w.uid), attributes: list, tag: tag)
-                } catch {
-                    // Sized in init so this cannot happen; never trap on it.
-                    store.slots[i].needsFetch = false
-                    store.slots[i].wantsMessage = false
-                    return
-                }
-            case .app:
-                var list = AttributeList()
-                list.append(.app(.displayName, maxLength: c.appNameMaxLength))
-                let id = apps.identifier(w.appEntry)
-                length = try ControlPoint.encodeGetAppAttributes(appIdentifier: id, attributes: list, into: command)
-                do throws(DataSourceAssembler.ExpectError) {
-                    try assembler.expectAppAttributes(appIdentifier: id, attributes: list, tag: tag)
-                } catch {
-                    apps.entries[w.appEntry].state = .failed
-                    return
-                }
-                apps.entries[w.appEntry].state = .requested
-            case .action:
-                length = try ControlPoint.encodePerformNotificationAction(
-                    uid: NotificationUID(w.uid), action: w.action, into: command)
-            case .probe:
-                var list = AttributeList()
-                list.append(.notification(.appIdentifier, maxLength: c.appIdentifierMaxLength))
-                length = try ControlPoint.encodeGetNotificationAttributes(uid: .probe, attributes: list, into: command)
-                statistics.probesSent += 1
-                health.probes += 1
-            }
-        } catch {
-            // The command buffer is sized in init for the largest command
-            // and an AppIdentifier with NUL fails here: drop the work, so the
-            // same work is not picked again.
-            if w.kind == .app { apps.entries[w.appEntry].state = .failed }
-            if w.kind == .notification, let i = store.index(of: NotificationUID(w.uid)) {
-                store.slots[i].needsFetch = false
-                store.slots[i].wantsMessage = false
-            }
-            return
-        }
-        active = a
-        writeOutstanding = true
-        writeTag = tag
-        writeSentAt = now
-        statistics.requestsSent += 1
-        sink?.ancsWriteControlPoint(UnsafeRawBufferPointer(rebasing: command[0..<length]))
-    }
-
-    // MARK: results
-
-    private func assembled(_ event: DataSourceEvent, now: MonotonicInstant) {
-        switch event {
-        case .response(let r):
-            guard let a = active, a.tag == r.tag else { return }
-            active = nil
-            statistics.responsesCompleted += 1
-            if !r.hasEveryAttribute { statistics.responsesWithoutOptionalAttributes += 1 }
-            commit(r, a, complete: true)
-        case .failed(let tag, let error):
-            statistics.malformedResponses += 1
-            if let a = active, a.tag == tag { fail(.malformedResponse(error), now: now) }
-        case .discarded(let error):
-            statistics.strayDataSourceEpisodes += 1
-            emit(.protocolError(.dataSource(error)))
-        }
-    }
-
-    /// The active request failed: tell, and for a notification fetch either
-    /// schedule its retry (`FetchRetries`) or give up on it.
-    private func fail(_ error: ANCSRequestError, now: MonotonicInstant) {
-        guard let a = active else { return }
-        active = nil
-        switch a.work.kind {
-        case .notification:
-            if !scheduleRetry(a, error, now: now) { clearDue(a) }
-            if !a.discardResult { emit(.fetchFailed(NotificationUID(a.work.uid), error)) }
-        case .app:
-            if apps.entries[a.work.appEntry].state == .requested { apps.entries[a.work.appEntry].state = .failed }
-        case .action:
-            emit(.actionFailed(NotificationUID(a.work.uid), a.work.action, error))
-        case .probe:
-            break
-        }
-    }
-
-    /// Keeps the failed fetch's work due and makes it wait for its retry.
-    /// False when it is not retried: the UID is gone on the phone (0xA2) or
-    /// here, the notification changed meanwhile (it is fetched again anyway),
-    /// or its retries are used up.
-    private func scheduleRetry(_ a: Active, _ error: ANCSRequestError, now: MonotonicInstant) -> Bool {
-        switch error {
-        case .phone(.invalidParameter), .cancelled: return false
-        default: break
-        }
-        guard !a.discardResult, let i = store.index(of: NotificationUID(a.work.uid)),
-            store.slots[i].version == a.version
-        else { return false }
-        return retries.failed(i, sequence: store.slots[i].sequence, now: now)
-    }
-
-    private func clearDue(_ a: Active) {
-        guard !a.discardResult, let i = store.index(of: NotificationUID(a.work.uid)),
-            store.slots[i].version == a.version
-        else { return }
-        if a.coveredBasic { store.slots[i].needsFetch = false }
-        if a.coveredMessage { store.slots[i].wantsMessage = false }
-    }
-
-    /// Stores a response and tells the app. `complete`: the response ended
-    /// (a requested attribute it lacks is optional and absent on the phone);
-    /// otherwise it is what fully arrived before a timeout.
-    private func commit(_ r: DataSourceResponse, _ a: Active, complete: Bool) {
-        switch a.work.kind {
-        case .notification:
-            // A partial answer (timeout) leaves the work due: `fail` decides.
-            if complete { clearDue(a) }
-            reportOverlongAttributes(r, NotificationUID(a.work.uid))
-            guard !a.discardResult, let i = store.index(of: NotificationUID(a.work.uid)) else { return }
-            if complete { retries.reset(i) }
-            var fields = NotificationFields()
-            var k = 0
-            while k < r.requested.count {
-                let id = r.requested[k].id
-                if r.value(at: k) == nil && complete {
-                    // Left out by the phone: drop what an earlier fetch stored.
-                    let f = NotificationFields(attribute: id)
-                    store.slots[i].present.remove(f)
-                    store.slots[i].truncated.remove(f)
-                    if let tf = NotificationTextField(attribute: id) {
-                        store.set(tf, slot: i, from: UnsafeRawBufferPointer(start: nil, count: 0))
-                    } else if id == NotificationAttributeID.messageSize.rawValue {
-                        store.slots[i].messageSize = nil
-                    } else if id == NotificationAttributeID.date.rawValue {
-                        store.slots[i].date = nil
-                    }
-                }
-                if let v = r.value(at: k) {
-                    let f = NotificationFields(attribute: id)
-                    fields.insert(f)
-                    if r.isTruncated(at: k) {
-                        store.slots[i].truncated.insert(f)
-                    } else {
-                        store.slots[i].truncated.remove(f)
-                    }
-                    if let tf = NotificationTextField(attribute: id) {
-                        store.set(tf, slot: i, from: v)
-                    } else if id == NotificationAttributeID.messageSize.rawValue {
-                        store.slots[i].messageSize = MessageSize.parse(v)
-                    } else if id == NotificationAttributeID.date.rawValue {
-                        store.slots[i].date = ANCSDateTime(parsing: v)
-                    }
-                }
-                k += 1
-            }
-            store.slots[i].present.formUnion(fields)
-            if fields.contains(.appIdentifier) && configuration.fetchAppNames
-                && !store.slots[i].truncated.contains(.appIdentifier)
-            {
-                let id = store.bytes(.appIdentifier, slot: i)
-                if id.count > 0 {
-                    if let e = apps.find(id) {
-                        apps.touch(e)
-                        if apps.entries[e].state == .resolved { fields.insert(.appDisplayName) }
-                    } else if let e = apps.add(id) {
-                        if queue.append(Work(kind: .app, appEntry: e)) {
-                            apps.entries[e].state = .queued
-                        }
-                    }
-                }
-            }
-            emit(.attributesReady(NotificationUID(a.work.uid), fields))
-            reconcile(slot: i)
-        case .app:
-            let e = a.work.appEntry
-            guard apps.entries[e].state == .requested else { return }
-            if let v = r.value(for: AppAttributeID.displayName) {
-                let index = r.requested.index(of: AppAttributeID.displayName.rawValue) ?? 0
-                apps.setName(e, v, truncated: r.isTruncated(at: index))
-            } else {
-                apps.entries[e].state = .failed
-                return
-            }
-            let id = apps.identifier(e)
-            var i = 0
-            while i < store.capacity {
-                if store.slots[i].inUse && store.slots[i].present.contains(.appIdentifier)
-                    && memoryEqual(store.bytes(.appIdentifier, slot: i), id)
-                {
-                    emit(.attributesReady(NotificationUID(store.slots[i].uid), .appDisplayName))
-                }
-                i += 1
-            }
-        case .action, .probe:
-            break
-        }
-    }
-
-    /// A Title / Subtitle / Message the phone sent longer than we asked:
-    /// counted always, reported once per session.
-    private func reportOverlongAttributes(_ r: DataSourceResponse, _ uid: NotificationUID) {
-        var k = 0
-        while k < r.requested.count {
-            if r.exceededMaxLength(at: k) {
-                statistics.overlongAttributes += 1
-                if !reportedOverlongAttribute {
-                    reportedOverlongAttribute = true
-                    emit(.protocolError(.attributeExceedsMaxLength(
-                        uid, attributeID: r.requested[k].id, length: r.declaredLength(at: k) ?? 0,
-                        maxLength: Int(r.requested[k].maxLength))))
-                }
-            }
-            k += 1
-        }
-    }
-
     func emit(_ event: ANCSEvent) {
         sink?.ancsEvent(event)
-    }
-}
-
-// MARK: - conveniences for tests and tools (the arrays are the caller's)
-
-extension NotificationConsumer {
-    public func notificationSourceReceived(_ bytes: [UInt8], now: MonotonicInstant) {
-        bytes.withUnsafeBytes { notificationSourceReceived($0, now: now) }
-    }
-
-    public func dataSourceReceived(_ bytes: [UInt8], now: MonotonicInstant) {
-        bytes.withUnsafeBytes { dataSourceReceived($0, now: now) }
-    }
-
-    public func appDisplayName(forAppIdentifier id: String) -> String? {
-        var copy = id
-        return copy.withUTF8 { utf8 in
-            appDisplayName(forAppIdentifier: UnsafeRawBufferPointer(utf8)).map { String(decoding: $0, as: UTF8.self) }
-        }
     }
 }
