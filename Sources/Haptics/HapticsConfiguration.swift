@@ -5,14 +5,10 @@ public struct HapticsConfiguration: Sendable, Equatable {
     public var maxOnTimePerMinute: Duration
     /// A repeating pattern (the ring) stops after this long.
     public var ringMaxDuration: Duration
-    /// When set, `play` does nothing inside these hours.
-    public var quietHours: QuietHours?
 
-    public init(maxOnTimePerMinute: Duration = .seconds(20), ringMaxDuration: Duration = .seconds(60),
-                quietHours: QuietHours? = nil) {
+    public init(maxOnTimePerMinute: Duration = .seconds(20), ringMaxDuration: Duration = .seconds(60)) {
         self.maxOnTimePerMinute = maxOnTimePerMinute
         self.ringMaxDuration = ringMaxDuration
-        self.quietHours = quietHours
     }
 
     public static let defaults = HapticsConfiguration()

@@ -8,8 +8,8 @@ import Loop
 /// - The on-time of any 60 s window is capped: pulses are cut short when the
 ///   budget runs out, and `play` refuses while it is used up. A ring keeps its
 ///   rhythm meanwhile and buzzes again as budget frees up.
-/// - Quiet hours suppress new patterns (`minuteOfDay` gives local time; nil,
-///   e.g. while the clock is unknown, means "not quiet").
+/// - It only plays: quiet hours, Do Not Disturb and the app rules are the
+///   watch model's (WatchModel+Vibration), which decides before calling.
 /// - The motor is never left on: any line error turns it off (`forceOff`)
 ///   and reports through `errorHandler`; `deinit` turns it off too. Shutdown
 ///   and error paths elsewhere should call `forceOff()`.
@@ -30,7 +30,6 @@ public final class MotorController {
 
     private let line: any MotorLine
     private let scheduler: any TimerScheduling
-    private let minuteOfDay: () -> Int?
 
     private enum Phase { case on, cappedRest, off }
     private var phase = Phase.off
@@ -43,12 +42,10 @@ public final class MotorController {
     private var stepTimer: TimerID!
     private var ringTimer: TimerID!
 
-    public init(line: any MotorLine, scheduler: any TimerScheduling, configuration: HapticsConfiguration = .defaults,
-                minuteOfDay: @escaping () -> Int?) {
+    public init(line: any MotorLine, scheduler: any TimerScheduling, configuration: HapticsConfiguration = .defaults) {
         self.line = line
         self.scheduler = scheduler
         self.configuration = configuration
-        self.minuteOfDay = minuteOfDay
         // unowned(unsafe): self owns these timers and destroys them in deinit,
         // so a handler never runs after self is gone.
         stepTimer = scheduler.makeTimer { [unowned(unsafe) self] in self.step() }
@@ -67,14 +64,11 @@ public final class MotorController {
         return left > .zero ? left : .zero
     }
 
-    /// Starts `pattern`, replacing the current one, unless quiet hours or the cap forbid it.
-    /// `ignoringQuietHours`: an alert the wearer asked to get at any hour
-    /// (an `alwaysAlert` app); the cap still applies.
+    /// Starts `pattern`, replacing the current one, unless the on-time cap
+    /// forbids it. Whether to buzz at all (quiet hours, Do Not Disturb, the
+    /// app's rule) is the watch model's decision, made before this call.
     @discardableResult
-    public func play(_ pattern: VibrationPattern, ignoringQuietHours: Bool = false) -> PlayOutcome {
-        if !ignoringQuietHours, let quiet = configuration.quietHours, let minute = minuteOfDay(), quiet.contains(minuteOfDay: minute) {
-            return .suppressedQuietHours
-        }
+    public func play(_ pattern: VibrationPattern) -> PlayOutcome {
         if remainingOnTime <= .zero { return .suppressedCap }
         endPattern()
         if isMotorOn, let error = turnOff() { return .lineFailed(error) }

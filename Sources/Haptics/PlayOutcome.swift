@@ -4,8 +4,6 @@ import HAL
 public enum PlayOutcome: Sendable, Equatable {
     /// Playing (it replaced whatever played before).
     case started
-    /// Inside the configured quiet hours: nothing played, the current pattern goes on.
-    case suppressedQuietHours
     /// The on-time budget of the last minute is used up: nothing played.
     case suppressedCap
     /// The motor line failed while starting; the motor is off and the error

@@ -119,7 +119,8 @@ public final class PhoneSession: ANCSConsumerSink {
     public private(set) var ancsService: GATTService?
 
     private let loop: EventLoop
-    private var ancsTimer: TimerID!
+    /// Follows the consumer's `nextDeadline`.
+    private var ancsTimer: DeadlineTimer!
     private var controlPointHandle: UInt16 = 0
     private var controlPointCompletion: ATTResponseHandler!
     private var notificationSourceRoute: ((UnsafeRawBufferPointer) -> Void)!
@@ -152,7 +153,7 @@ public final class PhoneSession: ANCSConsumerSink {
         currentTime = CurrentTimeClient(client: client, clock: loop)
         mediaSession = MediaSession(gatt: client, loop: loop)
         consumer.sink = self
-        ancsTimer = loop.makeTimer { [unowned(unsafe) self] in
+        ancsTimer = DeadlineTimer(loop: loop) { [unowned(unsafe) self] in
             self.consumer.handleDeadline(now: self.loop.now)
             self.rearm()
         }
@@ -177,7 +178,6 @@ public final class PhoneSession: ANCSConsumerSink {
     deinit {
         lifetime.end()
         if consumer.sink === self { consumer.sink = nil }
-        loop.destroyTimer(ancsTimer)
         loop.destroyTimer(resubscribeTimer)
     }
 
@@ -265,7 +265,7 @@ public final class PhoneSession: ANCSConsumerSink {
             }
             pendingResubscribe = nil
             consumer.sessionEnded(.disconnected, now: loop.now)
-            loop.disarm(ancsTimer)
+            ancsTimer.follow(nil)
             mediaSession.end()
             eventHandler?(.closed(reason))
         }
@@ -422,10 +422,6 @@ public final class PhoneSession: ANCSConsumerSink {
     }
 
     private func rearm() {
-        if let d = consumer.nextDeadline {
-            loop.arm(ancsTimer, at: d)
-        } else {
-            loop.disarm(ancsTimer)
-        }
+        ancsTimer.follow(consumer.nextDeadline)
     }
 }

@@ -58,12 +58,11 @@ public final class WatchController: WatchModelSink {
     /// Notifications added live and not yet seen (the status bar's count).
     public var unread: Int { model.unread }
     public var displayState: String { model.displayPower.rawValue }
-    /// The watch's notion of now (the clock face and quiet hours).
-    public private(set) var wallClock: WallClock
+    /// The watch's notion of now (the clock face and quiet hours): the model's.
+    public var wallClock: WallClock { model.wallClock }
     /// Where the time on screen comes from now.
     public var timeSource: TimeSource { wallClock.source(at: loop.now) }
-    /// Minutes since local midnight by the watch's clock, for quiet hours;
-    /// nil while the time is unknown.
+    /// Minutes since local midnight by the watch's clock; nil while the time is unknown.
     public var minuteOfDay: Int? { wallClock.minuteOfDay(at: loop.now) }
     /// The loop's time (for ages the harness reports).
     public var now: MonotonicInstant { loop.now }
@@ -94,9 +93,8 @@ public final class WatchController: WatchModelSink {
     /// Light the panel after the next flush (it woke up dark).
     private var lightAfterRender = false
     private var systemClockSetFailed = false
-    private var modelTimer: TimerID!
-    /// Where `modelTimer` is armed (nil: disarmed), to skip re-arming it unchanged.
-    private var modelTimerDeadline: MonotonicInstant?
+    /// Follows the model's `nextDeadline`.
+    private var modelTimer: DeadlineTimer!
     private var phoneEventHandler: ((PhoneSession.Event) -> Void)!
     /// Sees every notification event after the model has (the harness's
     /// `events` stream). Set once at start-up; called on the loop's thread.
@@ -107,9 +105,7 @@ public final class WatchController: WatchModelSink {
     private var displayFailing = false
     /// Redraws Now Playing when its progress next changes on the panel
     /// (armed only while it is on screen and the panel is lit).
-    private var progressTimer: TimerID!
-    /// Where `progressTimer` is armed (nil: disarmed).
-    private var progressTimerDeadline: MonotonicInstant?
+    private var progressTimer: DeadlineTimer!
 
     public init(
         loop: any EventLoop, logger: Logger, settings: WatchSettings, renderer: ScreenRenderer, framebuffer: Framebuffer,
@@ -123,29 +119,22 @@ public final class WatchController: WatchModelSink {
         self.driver = driver
         self.contrast = contrast
         self.motor = motor
-        wallClock = WallClock(systemClock: settings.systemClock)
         model = WatchModel(settings: settings, policy: policy, detailLayout: renderer, now: loop.now)
         model.sink = self
         renderWork = { [unowned(unsafe) self] in self.render() }
         minuteTimer = loop.makeTimer { [unowned(unsafe) self] in self.minuteTicked() }
-        modelTimer = loop.makeTimer { [unowned(unsafe) self] in
-            self.modelTimerDeadline = nil
+        modelTimer = DeadlineTimer(loop: loop) { [unowned(unsafe) self] in
             self.model.handleDeadline(now: self.loop.now)
             self.rearm()
         }
         phoneEventHandler = { [unowned(unsafe) self] event in self.phoneEvent(event) }
-        progressTimer = loop.makeTimer { [unowned(unsafe) self] in
-            self.progressTimerDeadline = nil
-            self.requestRender()
-        }
+        progressTimer = DeadlineTimer(loop: loop) { [unowned(unsafe) self] in self.requestRender() }
         rearm()
     }
 
     deinit {
         if model.sink === self { model.sink = nil }
-        loop.destroyTimer(progressTimer)
         loop.destroyTimer(minuteTimer)
-        loop.destroyTimer(modelTimer)
         if let wallMinuteTimer { loop.destroyWallClockTimer(wallMinuteTimer) }
     }
 
@@ -204,7 +193,7 @@ public final class WatchController: WatchModelSink {
     /// The phone sent its Current Time: it becomes the watch's clock, kept
     /// after the phone goes (see `WallClock`).
     public func phoneTimeReceived(_ clock: PhoneClock) {
-        wallClock.phoneTimeReceived(clock)
+        model.phoneTimeReceived(clock)
         setSystemClockIfAsked(from: clock)
         armMinuteTick()
         requestRender()
@@ -281,14 +270,7 @@ public final class WatchController: WatchModelSink {
 
     /// Keeps the model's timer at its next deadline.
     private func rearm() {
-        let next = model.nextDeadline
-        guard next != modelTimerDeadline else { return }
-        modelTimerDeadline = next
-        if let next {
-            loop.arm(modelTimer, at: next)
-        } else {
-            loop.disarm(modelTimer)
-        }
+        modelTimer.follow(model.nextDeadline)
     }
 
     // MARK: - WatchModelSink
@@ -301,16 +283,9 @@ public final class WatchController: WatchModelSink {
         motor?.play(pattern)
     }
 
-    public func watchPlayIgnoringQuietHours(_ pattern: VibrationPattern) {
-        motor?.play(pattern, ignoringQuietHours: true)
-    }
 
     public func watchStopMotor() {
         motor?.stop()
-    }
-
-    public func watchPlayAlert(_ pattern: VibrationPattern) -> Bool {
-        motor?.play(pattern) != .suppressedQuietHours
     }
 
     public func watchPerformAction(_ action: NotificationAction, on uid: NotificationID) -> Bool {
@@ -415,13 +390,7 @@ public final class WatchController: WatchModelSink {
             let bar = renderer.nowPlayingBarWidth(durationMilliseconds: model.media.durationMilliseconds)
             next = MediaProgress.nextChange(model.media, after: loop.now, barWidth: bar)
         }
-        guard next != progressTimerDeadline else { return }
-        progressTimerDeadline = next
-        if let next {
-            loop.arm(progressTimer, at: next)
-        } else {
-            loop.disarm(progressTimer)
-        }
+        progressTimer.follow(next)
     }
 
     private func displayFailed(_ error: HALError) {

@@ -50,7 +50,7 @@ extension WatchModel {
         // Do Not Disturb without an alwaysAlert app: listed, nothing else.
         guard !isDoNotDisturbOn else { return false }
         if important { wake(now: now) }
-        if let pattern { sink?.watchPlay(pattern) }
+        if let pattern { vibrate(pattern, now: now) }
         // A new alert pops up unless a call or a passkey has the screen;
         // it is drawn when it opens (WatchModel+PopUp).
         if activeCall == nil && !isAwaitingPairingAnswer {
@@ -78,7 +78,7 @@ extension WatchModel {
         if rule?.vibrateNone == true { pattern = nil }
         if alert.important || always { wake(now: now) }
         if let pattern {
-            if always { sink?.watchPlayIgnoringQuietHours(pattern) } else { sink?.watchPlay(pattern) }
+            vibrate(pattern, now: now, anyHour: always)
         }
         return true
     }
@@ -91,11 +91,11 @@ extension WatchModel {
         guard let pattern else { return }
         if isDoNotDisturbOn && userSettings.doNotDisturb.calls == .silent { return }
         guard userSettings.apps.hasMute else {
-            sink?.watchPlay(pattern)
+            vibrate(pattern, now: now)
             return
         }
         if let n = notifications.notification(uid), n.available.contains(.appIdentifier) {
-            if appRule(uid)?.mute != true { sink?.watchPlay(pattern) }
+            if appRule(uid)?.mute != true { vibrate(pattern, now: now) }
             return
         }
         pendingRing = uid
@@ -105,22 +105,22 @@ extension WatchModel {
     }
 
     /// The waiting call's attributes arrived: ring unless its app is muted.
-    func ringAttributesArrived(_ uid: NotificationID) {
+    func ringAttributesArrived(_ uid: NotificationID, now: MonotonicInstant) {
         guard pendingRing == uid, let n = notifications.notification(uid),
             n.available.contains(.appIdentifier) || !n.isFetchPending
         else { return }
         let pattern = pendingRingPattern
         cancelPendingRing()
         guard ringingCall == uid, appRule(uid)?.mute != true, let pattern else { return }
-        sink?.watchPlay(pattern)
+        vibrate(pattern, now: now)
     }
 
     /// The app did not arrive in time: the call rings (calls ring unless muted explicitly).
-    func pendingRingDeadlinePassed() {
+    func pendingRingDeadlinePassed(now: MonotonicInstant) {
         let uid = pendingRing
         let pattern = pendingRingPattern
         cancelPendingRing()
-        if let uid, ringingCall == uid, let pattern { sink?.watchPlay(pattern) }
+        if let uid, ringingCall == uid, let pattern { vibrate(pattern, now: now) }
     }
 
     func cancelPendingRing() {

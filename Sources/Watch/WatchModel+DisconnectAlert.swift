@@ -35,16 +35,9 @@ extension WatchModel {
         disconnectAlertDeadline = nil
         guard !isPhoneConnected else { return }
         // Quiet hours: no vibration, and no notice lighting the display either.
-        guard sink?.watchPlayAlert(.short) ?? true else { return }
+        guard vibrate(.short, now: now) else { return }
         if case .pairing = screen { return }
         showNotice(Self.disconnectNotice, now: now)
     }
 }
 
-extension WatchModelSink {
-    /// By default an alert plays like a notification's pattern (never quiet).
-    public func watchPlayAlert(_ pattern: VibrationPattern) -> Bool {
-        watchPlay(pattern)
-        return true
-    }
-}

@@ -31,6 +31,11 @@ public final class WatchModel {
     /// a sink that goes away first sets this to nil in its deinit.
     public unowned(unsafe) var sink: (any WatchModelSink)?
     public let settings: WatchSettings
+    /// The watch's clock (the phone's time, else a synchronised system
+    /// clock): the clock face and quiet hours read it.
+    public internal(set) var wallClock: WallClock
+    /// Vibrations quiet hours kept still (for tests and the week's soak).
+    public internal(set) var vibrationsKeptStill = 0
     /// What vibrates for which notification.
     public let policy: VibrationPolicy
     /// The wearer's settings file: per-app rules, Do Not Disturb options
@@ -136,6 +141,7 @@ public final class WatchModel {
         now: MonotonicInstant, sink: (any WatchModelSink)? = nil
     ) {
         self.settings = settings
+        wallClock = WallClock(systemClock: settings.systemClock)
         self.policy = policy
         self.detailLayout = detailLayout
         self.sink = sink
@@ -224,7 +230,7 @@ public final class WatchModel {
         case .modified:
             requestRender()
         case .contentArrived(let uid, _):
-            if pendingRing == uid { ringAttributesArrived(uid) }
+            if pendingRing == uid { ringAttributesArrived(uid, now: now) }
             // A pop-up waiting for them is drawn when it opens, not before.
             if pendingPopUp == uid { return popUpAttributesArrived(uid, now: now) }
             requestRender()
@@ -345,7 +351,7 @@ public final class WatchModel {
             } else if disconnectAlertDeadline == due {
                 disconnectAlertDue(now: now)
             } else if pendingRingDeadline == due {
-                pendingRingDeadlinePassed()
+                pendingRingDeadlinePassed(now: now)
             } else if doNotDisturbDeadline == due {
                 doNotDisturbDeadlinePassed(now: now)
             } else {

@@ -9,14 +9,9 @@ import Haptics
 public protocol WatchModelSink: AnyObject {
     /// The screen or the status bar changed (the controller coalesces redraws).
     func watchRenderRequested()
-    /// Vibrate: a notification or a call arrived.
+    /// Vibrate (a notification, a call, the disconnect alert): the model
+    /// already decided it should (quiet hours, Do Not Disturb, the app).
     func watchPlay(_ pattern: VibrationPattern)
-    /// Vibrate for a watch alert (the phone went away). False when quiet
-    /// hours keep the motor still: the alert then stays silent altogether
-    /// (the default implementation plays and says true).
-    func watchPlayAlert(_ pattern: VibrationPattern) -> Bool
-    /// Vibrate for an `alwaysAlert` app: quiet hours do not keep it still.
-    func watchPlayIgnoringQuietHours(_ pattern: VibrationPattern)
     /// Stop the motor: the ringing call was answered, declined or ended.
     func watchStopMotor()
     /// Send the notification's positive or negative action to the phone.
@@ -46,7 +41,3 @@ public enum PairingAnswer: Sendable, Equatable {
     public var accepts: Bool { self == .confirmed }
 }
 
-extension WatchModelSink {
-    /// By default an ordinary `watchPlay` (a sink without quiet hours).
-    public func watchPlayIgnoringQuietHours(_ pattern: VibrationPattern) { watchPlay(pattern) }
-}

@@ -1,4 +1,5 @@
 import HAL
+import Haptics
 import Screens
 
 /// How the watch behaves, beyond the wiring: display power, burn-in
@@ -29,6 +30,9 @@ public struct WatchSettings: Sendable {
     /// by default a fixed time, so nothing built without the root (a test)
     /// reads the host's clock. See `WallClock`.
     public var systemClock: @Sendable () -> WallClockTime?
+    /// Inside these hours (on the watch's clock, `WallClock`) nothing
+    /// vibrates but an `alwaysAlert` app; nil, or the time unknown: never quiet.
+    public var quietHours: QuietHours?
     /// Sets the system clock from the phone's time (the board option
     /// `setSystemClock`; needs CAP_SYS_TIME), called when the phone's time
     /// arrives while the system clock is unsynchronised. Takes the phone's

@@ -233,15 +233,8 @@ public final class WatchDaemon {
             throw WristCoreFailure("motor: \(error)")
         }
         motorLine = line
-        var haptics = HapticsConfiguration()
-        let boardQuietHours = wiring.quietHours.map { QuietHours(startMinute: $0.start, endMinute: $0.end) }
-        // The settings file's quietHours replace the board file's.
-        haptics.quietHours = userSettings.quietHours.resolved(board: boardQuietHours)
-        // Quiet hours read the watch's clock (the phone's time, else a
-        // synchronised system clock, else none: not quiet).
-        let motor = MotorController(line: line, scheduler: loop, configuration: haptics, minuteOfDay: { [lifetime, unowned(unsafe) self] in
-            lifetime.isOver ? nil : self.watch?.minuteOfDay
-        })
+        // Quiet hours are the watch model's decision (WatchSettings.quietHours); the motor only plays.
+        let motor = MotorController(line: line, scheduler: loop, configuration: HapticsConfiguration())
         motor.errorHandler = { [logger] error in logger.error("motor switched off after an error: \(error)") }
         return motor
     }
@@ -266,6 +259,11 @@ public final class WatchDaemon {
         let apps = userSettings.apps
         if !apps.isEmpty { renderer.contentHidden = { id in apps.hidesContent(id) } }
         var settings = options.settings
+        // The settings file's quietHours replace the board file's; they
+        // read the watch's clock (the phone's time, else a synchronised
+        // system clock, else none: not quiet).
+        let boardQuietHours = board.motor?.quietHours.map { QuietHours(startMinute: $0.start, endMinute: $0.end) }
+        settings.quietHours = userSettings.quietHours.resolved(board: boardQuietHours)
         if !options.keepPowerSettings {
             settings.dimAfter = d.dimAfter
             settings.offAfter = d.offAfter

@@ -38,12 +38,11 @@ private final class Bench {
     var motor: MotorController!
     var transitions: [(Bool, Int64)] = []
     var errors: [HALError] = []
-    var minute: Int? = 12 * 60
 
     init(_ configuration: HapticsConfiguration = .defaults) throws {
         loop = try EpollLoop(clock: .manual(clock))
         start = clock.now
-        motor = MotorController(line: line, scheduler: loop, configuration: configuration) { [weak self] in self?.minute }
+        motor = MotorController(line: line, scheduler: loop, configuration: configuration)
         motor.stateHandler = { [weak self] on, t in
             guard let self else { return }
             self.transitions.append((on, (t - self.start).millisecondsClamped))
@@ -159,16 +158,6 @@ private final class Bench {
         #expect(b.timeline.suffix(2) == ["+60100", "-60180"])
     }
 
-    @Test func quietHoursSuppress() throws {
-        let b = try Bench(HapticsConfiguration(quietHours: QuietHours(startMinute: 13 * 60, endMinute: 14 * 60)))
-        b.minute = 13 * 60 + 30
-        #expect(b.motor.play(.double) == .suppressedQuietHours)
-        b.minute = 14 * 60
-        #expect(b.motor.play(.short) == .started)
-        b.minute = nil  // time unknown: not quiet
-        #expect(b.motor.play(.short) == .started)
-    }
-
     @Test func quietHoursAcrossMidnight() {
         let q = QuietHours(startMinute: 22 * 60, endMinute: 7 * 60)
         #expect(q.contains(minuteOfDay: 22 * 60))
@@ -181,13 +170,6 @@ private final class Bench {
         #expect(QuietHours(start: "22:00", end: "07:00") == q)
         #expect(QuietHours(start: "25:00", end: "07:00") == nil)
         #expect(!QuietHours(startMinute: 60, endMinute: 60).contains(minuteOfDay: 60))
-    }
-
-    @Test func quietHoursAcrossMidnightSuppressPlay() throws {
-        let b = try Bench(HapticsConfiguration(quietHours: QuietHours(startMinute: 22 * 60, endMinute: 7 * 60)))
-        b.minute = 30
-        #expect(b.motor.play(.ring) == .suppressedQuietHours)
-        #expect(b.line.writes.isEmpty)
     }
 
     @Test func lineFailingToTurnOnLeavesTheMotorOffAndReports() throws {

@@ -17,14 +17,11 @@ enum Effect: Equatable, CustomStringConvertible {
     case shown(UInt32)
     case pairing(PairingAnswer)
     case power(DisplayPowerState)
-    /// A watch alert played (the disconnect alert).
-    case alert(String)
     /// A Remote Command sent to the phone's media player.
     case remote(RemoteCommandID)
 
     var description: String {
         switch self {
-        case .alert(let p): "alert \(p)"
         case .play(let p): "play \(p)"
         case .stopMotor: "stop motor"
         case .perform(let a, let uid): "perform \(a) on \(uid)"
@@ -42,24 +39,10 @@ final class EffectRecorder: WatchModelSink {
     var renders = 0
     /// What `watchPerformAction` answers (false: the phone link refused it).
     var actionsAccepted = true
-    /// Quiet hours: `watchPlayAlert` plays nothing and says false.
-    var quietHours = false
-    /// Alerts kept still by quiet hours.
-    var alertsSuppressed = 0
 
     func watchRenderRequested() { renders += 1 }
     func watchPlay(_ pattern: VibrationPattern) { effects.append(.play(pattern.name)) }
     func watchStopMotor() { effects.append(.stopMotor) }
-    /// An alwaysAlert app's vibration (quiet hours do not stop it).
-    func watchPlayIgnoringQuietHours(_ pattern: VibrationPattern) { effects.append(.play("\(pattern.name), any hour")) }
-    func watchPlayAlert(_ pattern: VibrationPattern) -> Bool {
-        guard !quietHours else {
-            alertsSuppressed += 1
-            return false
-        }
-        effects.append(.alert(pattern.name))
-        return true
-    }
     func watchPerformAction(_ action: ActionID, on uid: NotificationUID) -> Bool {
         effects.append(.perform(action, uid.rawValue))
         return actionsAccepted
@@ -301,4 +284,17 @@ extension WatchModel {
 extension ModelRig {
     /// The phone's consumer behind the model's store (a test's own phone).
     var consumer: NotificationConsumer { model.notifications as! NotificationConsumer }
+}
+
+/// A system clock a test sets (the watch reads it through
+/// `WatchSettings.systemClock`, as the daemon reads the real one).
+final class SettableClock: @unchecked Sendable {
+    var time: WallClockTime?
+    init(_ time: WallClockTime? = nil) { self.time = time }
+    var read: @Sendable () -> WallClockTime? { { [self] in self.time } }
+
+    /// 2024-05-01 at hh:mm.
+    static func at(_ hh: Int, _ mm: Int) -> WallClockTime {
+        WallClockTime(year: 2024, month: 5, day: 1, hour: hh, minute: mm, second: 0, weekday: 3)
+    }
 }

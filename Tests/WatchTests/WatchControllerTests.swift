@@ -52,25 +52,22 @@ import Watch
 
         /// - Parameters:
         ///   - wallClock: the loop's wall clock at the start (default: as many ns since 1970 as the monotonic clock).
-        ///   - quietHours: adds a motor with these quiet hours, wired as the daemon wires it.
+        ///   - quietHours: these quiet hours (as the daemon sets them) and a motor.
         init(
             wallClock: WallClockInstant? = nil, quietHours: QuietHours? = nil, _ configure: (inout WatchSettings) -> Void = { _ in }
         ) throws {
             loop = ManualLoop(now: MonotonicInstant(nanoseconds: 1_000_000_000), wallClock: wallClock)
             var settings = WatchSettings()
             settings.systemClock = { WallClockTime(year: 2024, month: 5, day: 1, hour: 9, minute: 41, second: 0, weekday: 3) }
+            settings.quietHours = quietHours
             configure(&settings)
             driver = OLEDDriver(spec: .ssd1306_128x64, transport: transport)
             let renderer = ScreenRenderer(width: 128, height: 64, fonts: Self.fonts)
             var logger = Logger(label: "watch-tests")
             logger.logLevel = .critical
             let reference = WatchReference()
-            if let quietHours {
-                var haptics = HapticsConfiguration()
-                haptics.quietHours = quietHours
-                motor = MotorController(line: NullMotorLine(), scheduler: loop, configuration: haptics) { [reference] in
-                    reference.watch?.minuteOfDay
-                }
+            if quietHours != nil {
+                motor = MotorController(line: NullMotorLine(), scheduler: loop, configuration: HapticsConfiguration())
             } else {
                 motor = nil
             }

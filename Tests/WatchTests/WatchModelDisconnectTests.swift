@@ -1,6 +1,7 @@
 import ANCS
 import Notifications
 import HAL
+import Haptics
 import Screens
 import Testing
 import Watch
@@ -30,10 +31,10 @@ import Watch
         #expect(rig.sink.take().isEmpty)
         #expect(rig.screen == .waitingForPhone)
         rig.advance(by: .milliseconds(1), phone: phone)
-        #expect(rig.sink.take() == [.alert("short"), .power(.on)])
+        #expect(rig.sink.take() == [.play("short"), .power(.on)])
         #expect(rig.screen == .message(WatchModel.disconnectNotice))
         rig.advance(by: .seconds(3600), phone: phone)
-        #expect(!rig.sink.take().contains(.alert("short")), "once per disconnect")
+        #expect(!rig.sink.take().contains(.play("short")), "once per disconnect")
     }
 
     @Test func aShortDisconnectSaysNothing() {
@@ -43,20 +44,24 @@ import Watch
         rig.advance(by: .seconds(9), phone: phone)
         phone.connect()
         rig.advance(by: .seconds(60), phone: phone)
-        #expect(!rig.sink.take().contains(.alert("short")))
+        #expect(!rig.sink.take().contains(.play("short")))
         #expect(rig.screen == .idleClock)
     }
 
     @Test func quietHoursKeepItStillAndDark() {
-        let rig = ModelRig()
+        var settings = ModelRig.defaultSettings()
+        settings.quietHours = QuietHours(startMinute: 22 * 60, endMinute: 7 * 60)
+        let clock = SettableClock(SettableClock.at(21, 59))
+        settings.systemClock = clock.read
+        let rig = ModelRig(settings: settings)
         let phone = Self.established(rig)
         rig.advance(by: .seconds(60), phone: phone)
         _ = rig.sink.take()
-        rig.sink.quietHours = true
+        clock.time = SettableClock.at(23, 0)
         phone.disconnect()
         rig.advance(by: .seconds(11), phone: phone)
         #expect(rig.sink.take().isEmpty, "no vibration, no display waking")
-        #expect(rig.sink.alertsSuppressed == 1)
+        #expect(rig.model.vibrationsKeptStill == 1)
         #expect(rig.screen == .waitingForPhone, "no notice")
     }
 
@@ -68,14 +73,14 @@ import Watch
         #expect(!rig.model.linkEstablished)
         rig.model.phoneDisconnected(now: rig.now)
         rig.advance(by: .seconds(30), phone: phone)
-        #expect(!rig.sink.take().contains(.alert("short")))
+        #expect(!rig.sink.take().contains(.play("short")))
         // Encrypted is established too.
         rig.model.phoneConnected(notifications: phone.consumer, now: rig.now)
         rig.model.linkChanged(.encrypted, now: rig.now)
         #expect(rig.model.linkEstablished)
         rig.model.phoneDisconnected(now: rig.now)
         rig.advance(by: .seconds(30), phone: phone)
-        #expect(rig.sink.take().contains(.alert("short")))
+        #expect(rig.sink.take().contains(.play("short")))
     }
 
     @Test func theDelayIsAdjustableAndNilTurnsItOff() {
@@ -84,12 +89,12 @@ import Watch
         let phone = Self.established(rig)
         phone.disconnect()
         rig.advance(by: .seconds(2), phone: phone)
-        #expect(rig.sink.take().contains(.alert("short")))
+        #expect(rig.sink.take().contains(.play("short")))
         rig.model.disconnectAlertDelay = nil
         phone.connect()
         phone.disconnect()
         rig.advance(by: .seconds(3600), phone: phone)
-        #expect(!rig.sink.take().contains(.alert("short")))
+        #expect(!rig.sink.take().contains(.play("short")))
     }
 
     // MARK: the list across a disconnect

@@ -353,7 +353,7 @@ public final class SelfTestSequence {
         }
         motorLine = line
         // The safety limits of the watch's own motor; no quiet hours in a test.
-        let m = MotorController(line: line, scheduler: loop, configuration: HapticsConfiguration(), minuteOfDay: { nil })
+        let m = MotorController(line: line, scheduler: loop, configuration: HapticsConfiguration())
         m.stateHandler = { [unowned(unsafe) self] on, at in self.motorStateHandler?(on, at) }
         motor = m
     }
