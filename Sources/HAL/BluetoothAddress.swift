@@ -29,6 +29,10 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
 
     public var wireBytes: [UInt8] { [bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5] }
 
+    /// "AA:BB:CC:DD:EE:FF". Never inlined: every log line that names an
+    /// address would otherwise carry its own copy in the size-optimised
+    /// Embedded daemon (13.5 KB of Peripheral alone).
+    @inline(never)
     public var description: String {
         wireBytes.reversed().map { b in
             let s = String(b, radix: 16, uppercase: true)

@@ -189,7 +189,7 @@ import WristCore
         fake.send(.userConfirmationRequest, phone.wireBytes + [1, 0, 0x40, 0xE2, 0x01, 0x00])
         rig.pump { !shown.isEmpty }
         #expect(shown == [123456])
-        #expect(BluetoothPeripheral.sixDigits(42) == "000042")
+        #expect(PairingDialog.sixDigits(42) == "000042")
         p.confirmPairing(true)
         rig.pump { !fake.commands(.userConfirmationReply).isEmpty }
         #expect(fake.commands(.userConfirmationReply).first?.parameters == phone.wireBytes + [1])
