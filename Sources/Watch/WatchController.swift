@@ -11,19 +11,13 @@ import Loop
 import PhoneServices
 import Screens
 
-/// The watch on its devices: applies `WatchModel`'s decisions to the panel,
-/// the motor and the phone session handed in, and feeds the model its inputs
-/// (the phone's events, button gestures, pairing requests, time).
+/// The watch on its devices: the event fan-in. It feeds `WatchModel` its
+/// inputs (the phone's events, button gestures, pairing requests, time) and
+/// applies the model's effects: the display to `DisplayPipeline`, the clock
+/// to `MinuteTick`, vibrations to the motor, actions to the phone session.
 ///
-/// One loop timer is kept armed at the model's `nextDeadline` (as
-/// `PhoneSession` does for the ANCS consumer). The minute tick redraws the
-/// clock on the wall-clock minute (and carries the burn-in shift) only
-/// while the panel is lit: a wall-clock timer (CLOCK_REALTIME, cancelled by
-/// a clock step, which redraws at once) while the time comes from the system
-/// clock or is unknown, a monotonic one on the phone's minute while it comes
-/// from the phone (`WallClock`). Dark, nothing is drawn and nothing ticks;
-/// waking draws the current state before the panel lights. Redraws are
-/// coalesced through `loop.deferWork`.
+/// One loop timer follows the model's `nextDeadline` (`DeadlineTimer`, as
+/// `PhoneSession` does for the ANCS consumer).
 ///
 /// Steady state allocates nothing: a notification arriving, vibrating,
 /// rendering and flushing, and a button press performing an action, only use
@@ -66,8 +60,8 @@ public final class WatchController: WatchModelSink {
     public var minuteOfDay: Int? { wallClock.minuteOfDay(at: loop.now) }
     /// The loop's time (for ages the harness reports).
     public var now: MonotonicInstant { loop.now }
-    public let framebuffer: Framebuffer
-    public let driver: any PanelDriver
+    public var framebuffer: Framebuffer { display.framebuffer }
+    public var driver: any PanelDriver { display.driver }
     public let motor: MotorController?
     /// The display bus as the driver counted it (every byte it sent).
     public var displayBus: DisplayBusCounters {
@@ -80,19 +74,11 @@ public final class WatchController: WatchModelSink {
 
     private let loop: any EventLoop
     private let logger: Logger
-    private let settings: WatchSettings
-    private let renderer: ScreenRenderer
-    private let contrast: UInt8
+    /// The panel: render, flush, power.
+    private let display: DisplayPipeline
+    /// The minute tick and the system-clock option.
+    private let minuteTick: MinuteTick
     private var pairingReply: ((Bool) -> Void)?
-    private var renderPending = false
-    private var renderWork: (() -> Void)!
-    /// The minute tick while the phone's time is shown (monotonic).
-    private var minuteTimer: TimerID!
-    /// The minute tick on the system clock (made in `start`).
-    private var wallMinuteTimer: WallClockTimerID?
-    /// Light the panel after the next flush (it woke up dark).
-    private var lightAfterRender = false
-    private var systemClockSetFailed = false
     /// Follows the model's `nextDeadline`.
     private var modelTimer: DeadlineTimer!
     private var phoneEventHandler: ((PhoneSession.Event) -> Void)!
@@ -102,10 +88,6 @@ public final class WatchController: WatchModelSink {
     /// Sees every media change after the model has, with the state after
     /// it (the harness's `events` stream). Set once at start-up.
     public var mediaObserver: ((MediaEvent, MediaState) -> Void)?
-    private var displayFailing = false
-    /// Redraws Now Playing when its progress next changes on the panel
-    /// (armed only while it is on screen and the panel is lit).
-    private var progressTimer: DeadlineTimer!
 
     public init(
         loop: any EventLoop, logger: Logger, settings: WatchSettings, renderer: ScreenRenderer, framebuffer: Framebuffer,
@@ -113,51 +95,39 @@ public final class WatchController: WatchModelSink {
     ) {
         self.loop = loop
         self.logger = logger
-        self.settings = settings
-        self.renderer = renderer
-        self.framebuffer = framebuffer
-        self.driver = driver
-        self.contrast = contrast
         self.motor = motor
         model = WatchModel(settings: settings, policy: policy, detailLayout: renderer, now: loop.now)
+        display = DisplayPipeline(
+            model: model, loop: loop, logger: logger, renderer: renderer, framebuffer: framebuffer, driver: driver,
+            contrast: contrast, dimContrast: settings.dimContrast)
+        minuteTick = MinuteTick(model: model, loop: loop, logger: logger, settings: settings)
         model.sink = self
-        renderWork = { [unowned(unsafe) self] in self.render() }
-        minuteTimer = loop.makeTimer { [unowned(unsafe) self] in self.minuteTicked() }
         modelTimer = DeadlineTimer(loop: loop) { [unowned(unsafe) self] in
             self.model.handleDeadline(now: self.loop.now)
             self.rearm()
         }
         phoneEventHandler = { [unowned(unsafe) self] event in self.phoneEvent(event) }
-        progressTimer = DeadlineTimer(loop: loop) { [unowned(unsafe) self] in self.requestRender() }
         rearm()
     }
 
     deinit {
         if model.sink === self { model.sink = nil }
-        loop.destroyTimer(minuteTimer)
-        if let wallMinuteTimer { loop.destroyWallClockTimer(wallMinuteTimer) }
     }
 
     /// Initialises the panel and shows the first screen.
     public func start(rotation: Rotation) throws(HALError) {
-        if wallMinuteTimer == nil {
-            wallMinuteTimer = try loop.makeWallClockTimer { [unowned(unsafe) self] event in
-                if event == .clockChanged { self.logger.debug("the system clock was set: redrawing") }
-                self.minuteTicked()
-            }
-        }
-        try driver.initialize(rotation: rotation)
-        try? driver.setContrast(contrast)
+        try minuteTick.start()
+        try display.start(rotation: rotation)
         model.start(now: loop.now)
         rearm()
-        armMinuteTick()
-        render()
+        minuteTick.arm()
+        display.render()
     }
 
     /// Leaves the hardware safe: motor off, panel off (unless it persists).
     public func stop() {
         motor?.forceOff()
-        try? driver.shutdown()
+        display.shutdown()
     }
 
     // MARK: - Inputs
@@ -193,9 +163,7 @@ public final class WatchController: WatchModelSink {
     /// The phone sent its Current Time: it becomes the watch's clock, kept
     /// after the phone goes (see `WallClock`).
     public func phoneTimeReceived(_ clock: PhoneClock) {
-        model.phoneTimeReceived(clock)
-        setSystemClockIfAsked(from: clock)
-        armMinuteTick()
+        minuteTick.phoneTimeReceived(clock)
         requestRender()
     }
 
@@ -319,132 +287,15 @@ public final class WatchController: WatchModelSink {
     }
 
     public func watchApplyDisplayPower(_ state: DisplayPowerState) {
-        do {
-            switch state {
-            case .on:
-                try driver.setContrast(contrast)
-                if !driver.isOn {
-                    // Nothing was drawn while dark: draw the current state
-                    // now, and light the panel once it is on the glass.
-                    lightAfterRender = true
-                    requestRender()
-                }
-            case .dimmed:
-                try driver.setContrast(settings.dimContrast)
-            case .off:
-                lightAfterRender = false
-                armProgressRedraw()
-                try driver.setDisplayOn(false)
-            }
-        } catch {
-            displayFailed(error)
-        }
-        armMinuteTick()
+        display.apply(state)
+        minuteTick.arm()
     }
 
     // MARK: - Display
 
     /// Coalesces redraws: many events in one loop iteration draw once.
-    public func requestRender() {
-        guard !renderPending else { return }
-        renderPending = true
-        loop.deferWork(renderWork)
-    }
+    public func requestRender() { display.requestRender() }
 
-    /// Draws the current screen and sends the changed bytes to the panel.
-    /// Dark, it draws nothing: waking draws the state of that moment.
-    public func render() {
-        renderPending = false
-        armProgressRedraw()
-        guard model.displayPower != .off else { return }
-        let status = StatusInfo(
-            time: wallClock.time(at: loop.now), link: model.link, unread: model.unread, doNotDisturb: model.isDoNotDisturbOn)
-        var nowPlaying: NowPlayingContent?
-        if case .nowPlaying = model.screen { nowPlaying = model.nowPlayingContent(now: loop.now) }
-        renderer.render(
-            model.screen, status: status, notifications: model.notifications, into: framebuffer,
-            callNotice: model.callNotice, actionNotice: model.actionNotice, nowPlaying: nowPlaying)
-        // The controller moves the picture against burn-in (a vertical step
-        // is one command; a horizontal one goes with the next screen change).
-        driver.setShift(PanelShift(x: model.pixelShift.x, y: model.pixelShift.y))
-        do {
-            _ = try driver.flush(framebuffer, full: false)
-            if displayFailing {
-                displayFailing = false
-                logger.notice("display answers again")
-            }
-        } catch {
-            displayFailed(error)
-        }
-        guard lightAfterRender else { return }
-        lightAfterRender = false
-        do { try driver.setDisplayOn(true) } catch { displayFailed(error) }
-    }
-
-    /// Keeps the progress timer at the next instant Now Playing's elapsed
-    /// text or bar changes on the panel, while it is on screen and lit;
-    /// otherwise disarmed (dark, it is drawn from the state on waking).
-    private func armProgressRedraw() {
-        var next: MonotonicInstant?
-        if case .nowPlaying = model.screen, model.displayPower != .off {
-            let bar = renderer.nowPlayingBarWidth(durationMilliseconds: model.media.durationMilliseconds)
-            next = MediaProgress.nextChange(model.media, after: loop.now, barWidth: bar)
-        }
-        progressTimer.follow(next)
-    }
-
-    private func displayFailed(_ error: HALError) {
-        // Logged once per episode; the watch keeps running (the motor and the
-        // buttons still work) and the next successful flush says so.
-        if !displayFailing { logger.error("display: \(error)") }
-        displayFailing = true
-    }
-
-    // MARK: - Time
-
-    /// The minute changed, or the system clock was set: redraw (and the
-    /// burn-in step, when due), then wait for the next minute.
-    private func minuteTicked() {
-        model.minuteTicked(now: loop.now)
-        armMinuteTick()
-    }
-
-    /// Arms the minute tick for the clock the time comes from, or nothing
-    /// while the panel is dark.
-    private func armMinuteTick() {
-        guard let wallMinuteTimer else { return }
-        guard model.wantsMinuteTicks else {
-            loop.disarm(minuteTimer)
-            loop.disarm(wallMinuteTimer)
-            return
-        }
-        if let next = wallClock.nextPhoneMinute(after: loop.now) {
-            loop.disarm(wallMinuteTimer)
-            loop.arm(minuteTimer, at: next)
-        } else {
-            // The system clock, or no time yet: tick on the system clock's
-            // minute anyway (the burn-in shift rides on it, and a clock
-            // that becomes synchronised shows up within a minute).
-            loop.disarm(minuteTimer)
-            loop.arm(wallMinuteTimer, at: loop.wallClockNow.nextWholeMinute)
-        }
-    }
-
-    /// Board option `setSystemClock`: the phone's time sets an
-    /// unsynchronised system clock (a synchronised one is left to NTP).
-    private func setSystemClockIfAsked(from phone: PhoneClock) {
-        guard let set = settings.setSystemClock, settings.systemClock() == nil,
-            let (seconds, nanoseconds) = phone.localSeconds(at: loop.now)
-        else { return }
-        let (ns, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return }
-        do {
-            try set(ns + nanoseconds, phone.localTimeInformation?.utcOffsetSeconds)
-            logger.notice("set the system clock from the phone's time (\(phone.time))")
-        } catch {
-            // Once per run: every later phone time would fail the same way.
-            if !systemClockSetFailed { logger.warning("cannot set the system clock from the phone's time: \(error)") }
-            systemClockSetFailed = true
-        }
-    }
+    /// Draws the current screen and sends the changed bytes to the panel now.
+    public func render() { display.render() }
 }
