@@ -168,6 +168,10 @@ public struct ANCSStatistics: Hashable, Sendable {
     public var previousSessionKept = 0
     public var previousSessionReannounced = 0
     public var previousSessionDropped = 0
+    /// `notificationShown` / `performAction` calls made while one of the
+    /// consumer's own events was being delivered (0 with the watch, which
+    /// applies them after the event).
+    public var reentrantRequests = 0
 
     public init() {}
 }

@@ -49,6 +49,8 @@ public final class NotificationConsumer {
     var writeSentAt = MonotonicInstant.zero
     var nextTag: UInt32 = 1
     var pumping = false
+    /// Events being delivered (the sink is running).
+    var emitting = 0
     var probeRequested = false
     var lastTraffic = MonotonicInstant.zero
     var lastNotificationSource = MonotonicInstant.zero
@@ -395,6 +397,7 @@ public final class NotificationConsumer {
     /// fetch waiting for its retry goes now, with its retries renewed; an
     /// app name whose lookup failed is asked again.
     public func notificationShown(_ uid: NotificationUID, now: MonotonicInstant) {
+        noteReentry()
         guard isSessionActive, let i = store.index(of: uid) else { return }
         let s = store.slots[i]
         let lacksBasic = !s.present.contains(.appIdentifier) || !s.present.contains(.title)
@@ -416,6 +419,7 @@ public final class NotificationConsumer {
     /// the notification's flags do not offer the action. The outcome comes as
     /// `actionSent` / `actionFailed`.
     public func performAction(_ action: ActionID, on uid: NotificationUID, now: MonotonicInstant) throws(ANCSActionError) {
+        noteReentry()
         guard isSessionActive else { throw .noSession }
         guard let i = store.index(of: uid) else { throw .unknownNotification(uid) }
         guard store.slots[i].flags.contains(action.requiredFlag) else { throw .actionNotAvailable(uid, action) }
@@ -533,6 +537,14 @@ public final class NotificationConsumer {
     }
 
     func emit(_ event: ANCSEvent) {
+        emitting += 1
         sink?.ancsEvent(event)
+        emitting -= 1
+    }
+
+    /// A UI request made from inside one of the consumer's own events (the
+    /// watch should apply it after the event returns): counted.
+    func noteReentry() {
+        if emitting > 0 { statistics.reentrantRequests += 1 }
     }
 }

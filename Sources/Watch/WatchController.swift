@@ -79,6 +79,12 @@ public final class WatchController: WatchModelSink {
     /// The minute tick and the system-clock option.
     private let minuteTick: MinuteTick
     private var pairingReply: ((Bool) -> Void)?
+    /// Notifications the model showed during the current input, for the
+    /// session once the input returned (bounded: one or two per input).
+    private var shownPending = InlineArray<8, NotificationID>(repeating: NotificationID(0))
+    private var shownCount = 0
+    private var shownWork: (() -> Void)!
+    private var reportedShownOverflow = false
     /// Follows the model's `nextDeadline`.
     private var modelTimer: DeadlineTimer!
     private var phoneEventHandler: ((PhoneSession.Event) -> Void)!
@@ -107,6 +113,7 @@ public final class WatchController: WatchModelSink {
             self.rearm()
         }
         phoneEventHandler = { [unowned(unsafe) self] event in self.phoneEvent(event) }
+        shownWork = { [unowned(unsafe) self] in self.sendShown() }
         rearm()
     }
 
@@ -267,8 +274,28 @@ public final class WatchController: WatchModelSink {
         }
     }
 
+    /// Applied after the input returns (`shownWork`): the model asks from
+    /// inside the source's own event (a pop-up opening as a notification
+    /// is added), and the source must not be re-entered from its own call.
     public func watchNotificationShown(_ uid: NotificationID) {
-        session?.notificationShown(uid)
+        if shownCount == shownPending.count {
+            if !reportedShownOverflow { logger.warning("more notifications shown at once than kept: their messages load when opened") }
+            reportedShownOverflow = true
+            return
+        }
+        shownPending[shownCount] = uid
+        shownCount += 1
+        if shownCount == 1 { loop.deferWork(shownWork) }
+    }
+
+    /// Tells the phone session which notifications went on screen.
+    private func sendShown() {
+        var i = 0
+        while i < shownCount {
+            session?.notificationShown(shownPending[i])
+            i += 1
+        }
+        shownCount = 0
     }
 
     public func watchAnswerPairing(_ answer: PairingAnswer) {

@@ -42,6 +42,10 @@ import WristCore
         let state = try rig.state()
         #expect(state["screen"] as? String == "detail")
         #expect(state["uid"] as? Int == 7)
+        // One-directional: the pop-up opened inside the consumer's own
+        // event, and its "shown" reached the consumer after that returned.
+        let consumer = try #require(rig.watch.session?.consumer)
+        #expect(consumer.statistics.reentrantRequests == 0)
         #expect(try rig.harness.request("snapshot pbm", loop: rig.loop) .hasPrefix("snapshot pbm "))
         let header = rig.harness.lines.last!
         let count = Int(header.split(separator: " ")[2])!
