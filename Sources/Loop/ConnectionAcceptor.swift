@@ -1,6 +1,5 @@
 import HAL
 import Log
-import Loop
 
 /// Accepts the connections of one listener on the loop and hands each to
 /// `accepted`. Shared by the harness and the phone endpoint.
