@@ -1,8 +1,10 @@
 import BoardConfig
-import CommandLineOptions
 import CLinux
+import CommandLineOptions
 import HAL
 import LinuxHAL
+import TextFormat
+import WatchFiles
 import WristCore
 
 /// `wristcore setup --board NAME|FILE`: chooses the board the service runs

@@ -1,5 +1,6 @@
 import CLinux
 import HAL
+import TextFormat
 
 /// Small files that must never be seen half-written (the bond store), in a
 /// state directory that root may write to as well as the service user.
