@@ -4,20 +4,25 @@
 // Layers, dependencies pointing downward only (docs/architecture.md has the
 // graph; Scripts/check-layers.py enforces it in `make test`):
 //   CLIs         WristCoreCLI (the `wristcore` binary), wristcore-vm-phone, wristcore-fonts
-//   root         WristCore: WatchDaemon, Doctor, the Linux board devices, the demo's terminal
-//   sim          SimBoard: simulated board devices, display emulator, simulated iPhone, harness, scenarios
-//   app          Watch: the watch's model and controller; BoardConfig: board files and policies
-//   tools        Decode: ANCS / ATT / capture decoding
+//   bench        BenchTools: the demo and the self-test, run on the composed watch
+//   root         WristCore: the composition root (WatchDaemon, the one choice of board devices)
+//   Linux        LinuxBoard: a real board's devices and the doctor's checks; Systemd: what systemd sees
+//   sim          SimBoard: simulated board devices, display emulator, simulated iPhone, scenarios; Harness
+//   app          Watch: the watch's model and controller; BoardConfig: board files and policies;
+//                WatchFiles: the watch's files on disk (installed data, board and settings files)
+//   tools        Decode: ANCS / ATT / capture decoding; CommandLineOptions; FontCompiler
 //   profiles     PhoneServices: the phone session (ANCS + CTS over GATT), the watch's GATT database
 //                Peripheral: mgmt codec and client, controller set-up, advertising, pairing, bonds
-//   services     ANCS
+//   UI           Screens
+//   services     ANCS, AMS
 //   GATT         GATT (bearer, client, server) on ATTCodec (pure PDU codec)
-//   UI           Screens, Graphics
-//   devices      Display (SSD13xx driver and its I2C framing), Input, Haptics
+//   domain       Notifications
+//   devices      Graphics, Display (SSD13xx driver and its I2C framing), Input, Haptics
 //   loop         Loop (interfaces, timer heap, fd-free manual loop); LinuxLoop (EpollLoop)
-//   HAL          HAL (protocols, value types), Log (the logger), LinuxHAL (the only fd/device code), C shims
-// Only LinuxHAL, LinuxLoop, the WristCore root and the CLIs may reach LinuxHAL
-// or a C module.
+//   HAL          TextFormat (what the user reads), HAL (protocols, value types), Log (the logger),
+//                LinuxHAL (the only fd/device code), C shims
+// Only LinuxHAL, LinuxLoop, WatchFiles, LinuxBoard, Systemd, the WristCore root,
+// BenchTools and the CLIs may reach LinuxHAL or a C module.
 import PackageDescription
 
 let package = Package(
@@ -26,6 +31,7 @@ let package = Package(
         .executable(name: "wristcore", targets: ["WristCoreCLI"]),
         .library(name: "WristCore", targets: ["WristCore"]),
         // Per-layer libraries, used by the separate Benchmarks/ package.
+        .library(name: "TextFormat", targets: ["TextFormat"]),
         .library(name: "HAL", targets: ["HAL"]),
         .library(name: "Log", targets: ["Log"]),
         .library(name: "LinuxHAL", targets: ["LinuxHAL"]),
@@ -61,17 +67,19 @@ let package = Package(
             providers: [.apt(["libbluetooth-dev"])]),
 
         // MARK: HAL
+        // What the user reads: failures with their exit codes, escaped outside text, paths, "did you mean", numbers.
+        .target(name: "TextFormat"),
         .target(name: "HAL"),
         // The daemon's logger (Logger, LogSink, LogLine): pure, so every layer may log.
         .target(name: "Log"),
-        .target(name: "LinuxHAL", dependencies: ["HAL", "Log", "CLinux", "CGPIOD", "CI2C", "CBluetooth"]),
+        .target(name: "LinuxHAL", dependencies: ["HAL", "Log", "TextFormat", "CLinux", "CGPIOD", "CI2C", "CBluetooth"]),
 
         // MARK: loop
         .target(name: "Loop", dependencies: ["HAL", "Log"]),
         .target(name: "LinuxLoop", dependencies: ["Loop", "HAL", "LinuxHAL", "CLinux"]),
 
         // MARK: devices and UI
-        .target(name: "Graphics", dependencies: ["HAL"]),
+        .target(name: "Graphics", dependencies: ["HAL", "TextFormat"]),
         .target(name: "Display", dependencies: ["HAL", "Graphics"]),
         .target(name: "Input", dependencies: ["HAL", "Loop"]),
         .target(name: "Haptics", dependencies: ["HAL", "Loop"]),
@@ -89,14 +97,16 @@ let package = Package(
             dependencies: ["Loop", "HAL", "Log"]),
 
         // MARK: the watch
-        .target(name: "BoardConfig", dependencies: ["Notifications", "Haptics", "Display", "Graphics", "HAL"]),
+        .target(name: "BoardConfig", dependencies: ["Notifications", "Haptics", "Display", "Graphics", "HAL", "TextFormat"]),
+        // The watch's files on disk: installed data, board files and their variants, the wearer's settings.
+        .target(name: "WatchFiles", dependencies: ["BoardConfig", "Screens", "Graphics", "Haptics", "HAL", "LinuxHAL", "TextFormat"]),
         .target(
             name: "Watch",
             dependencies: [
                 "BoardConfig", "PhoneServices", "Notifications", "AMS", "Screens", "Graphics", "Display", "Input", "Haptics", "Loop", "HAL",
                 "Log",
             ]),
-        .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "AMS", "HAL"]),
+        .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "AMS", "HAL", "TextFormat"]),
 
         // MARK: fonts (BDF -> .wcf compiler; see Fonts/README.md)
         .target(name: "FontCompiler"),
@@ -106,27 +116,43 @@ let package = Package(
         .target(
             name: "SimBoard",
             dependencies: [
-                "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Graphics", "Loop", "HAL", "Log",
+                "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Graphics", "Loop", "HAL", "Log", "TextFormat",
             ]),
 
         // The harness: a local socket that reports the running watch (state, screen, events) and drives it.
-        .target(name: "Harness", dependencies: ["Watch", "BoardConfig", "Screens", "Notifications", "AMS", "Loop", "HAL", "Log"]),
+        .target(name: "Harness", dependencies: ["Watch", "BoardConfig", "Screens", "Notifications", "AMS", "Loop", "HAL", "Log", "TextFormat"]),
+
+        // MARK: Linux
+        // A real board's devices on Linux (i2c-dev, libgpiod, Bluetooth) and the check that they are ready (doctor).
+        .target(
+            name: "LinuxBoard",
+            dependencies: ["BoardConfig", "SimBoard", "Peripheral", "Display", "Graphics", "Loop", "LinuxLoop", "HAL", "LinuxHAL", "Log", "TextFormat"]),
+        // The daemon under systemd: READY=1, STATUS=, WATCHDOG=1 while the phone link is healthy.
+        .target(name: "Systemd", dependencies: ["Loop", "HAL", "LinuxHAL"]),
 
         // MARK: composition root and CLIs
         // The command-line parser and help pages of `wristcore` (stdlib only: no Foundation in the daemon).
-        .target(name: "CommandLineOptions", dependencies: ["HAL"]),
+        .target(name: "CommandLineOptions", dependencies: ["TextFormat"]),
+        // The composition root: WatchDaemon and the one choice of board devices.
         .target(
             name: "WristCore",
             dependencies: [
-                "SimBoard", "Harness", "Watch", "BoardConfig", "Peripheral", "PhoneServices", "GATT", "ANCS", "Screens",
-                "Display", "Graphics", "Input", "Haptics", "Loop", "LinuxLoop", "HAL", "LinuxHAL",
+                "SimBoard", "LinuxBoard", "Harness", "Watch", "WatchFiles", "BoardConfig", "Peripheral", "PhoneServices", "GATT", "ANCS", "Screens",
+                "Display", "Graphics", "Input", "Haptics", "Loop", "LinuxLoop", "HAL", "LinuxHAL", "Systemd", "TextFormat",
                 "Log",
+            ]),
+        // The bench tools: the demo (the composed watch on simulated hardware, in a terminal) and the self-test.
+        .target(
+            name: "BenchTools",
+            dependencies: [
+                "WristCore", "WatchFiles", "SimBoard", "Harness", "Watch", "BoardConfig", "Peripheral", "Screens", "Display", "Graphics",
+                "Input", "Haptics", "Loop", "LinuxLoop", "HAL", "LinuxHAL", "Log", "TextFormat",
             ]),
         .executableTarget(
             name: "WristCoreCLI",
             dependencies: [
-                "WristCore", "SimBoard", "Decode", "BoardConfig", "Peripheral", "LinuxHAL", "HAL", "CommandLineOptions", "CLinux",
-                "Log",
+                "WristCore", "BenchTools", "WatchFiles", "SimBoard", "Decode", "BoardConfig", "Peripheral", "LinuxHAL", "HAL",
+                "CommandLineOptions", "TextFormat", "CLinux", "Log",
             ]),
         // The simulated iPhone on a virtual Bluetooth controller, for the real-kernel VM tests (Tests/VM).
         .executableTarget(
@@ -150,13 +176,13 @@ let package = Package(
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "Notifications", "AMS", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "PeripheralTests",
-            dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "Log", "WristCore"]),
+            dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "Log", "LinuxBoard", "WatchFiles"]),
         .testTarget(name: "LogTests", dependencies: ["Log"]),
         .testTarget(name: "LinuxHALTests", dependencies: ["LinuxHAL", "HAL"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "LinuxHAL", "HAL"]),
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "BoardConfig", "Graphics", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
-        .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "Notifications", "AMS", "HAL"]),
+        .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "Notifications", "AMS", "HAL", "TextFormat"]),
         // SimBoard with in-memory sockets: no LinuxHAL in its closure.
         .testTarget(
             name: "SimBoardTests",
@@ -180,9 +206,9 @@ let package = Package(
         .testTarget(
             name: "WristCoreTests",
             dependencies: [
-                "WristCore", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT", "ANCS", "Notifications", "AMS", "Screens",
-                "Display", "Graphics", "Haptics", "Input", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
-                "Log",
+                "WristCore", "BenchTools", "LinuxBoard", "WatchFiles", "Systemd", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT",
+                "ANCS", "Notifications", "AMS", "Screens", "Display", "Graphics", "Haptics", "Input", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
+                "TextFormat", "Log",
             ],
             exclude: ["EndToEnd/Golden"]),
     ],

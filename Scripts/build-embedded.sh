@@ -109,12 +109,14 @@ else
 fi
 
 # ---- the modules the daemon links, in dependency order (Package.swift)
-COMMON_MODULES=(HAL Log ATTCodec Loop Graphics Display Input Haptics Notifications ANCS AMS GATT Screens PhoneServices
+COMMON_MODULES=(TextFormat HAL Log ATTCodec Loop Graphics Display Input Haptics Notifications ANCS AMS GATT Screens PhoneServices
     LinuxHAL LinuxLoop Peripheral BoardConfig Watch Decode SimBoard Harness)
+# The daemon's own: the command line, its files, the Linux board, systemd, the composition root, the bench tools.
+DAEMON_MODULES=(CommandLineOptions WatchFiles LinuxBoard Systemd WristCore BenchTools WristCoreCLI)
 case "$PRODUCT" in
-    wristcore) MODULES=("${COMMON_MODULES[@]}" CommandLineOptions WristCore WristCoreCLI); MAIN=WristCoreCLI ;;
+    wristcore) MODULES=("${COMMON_MODULES[@]}" "${DAEMON_MODULES[@]}"); MAIN=WristCoreCLI ;;
     wristcore-vm-phone) MODULES=("${COMMON_MODULES[@]}" wristcore-vm-phone); MAIN=wristcore-vm-phone ;;
-    modules) MODULES=("${COMMON_MODULES[@]}" CommandLineOptions WristCore WristCoreCLI wristcore-vm-phone); MAIN="" ;;
+    modules) MODULES=("${COMMON_MODULES[@]}" "${DAEMON_MODULES[@]}" wristcore-vm-phone); MAIN="" ;;
     # The float ABI test (Tests/Embedded/FloatABI): Swift calling libm's float and double functions.
     float-abi-check) MODULES=(FloatABI); MAIN=FloatABI ;;
     *) die "--product $PRODUCT is not wristcore, wristcore-vm-phone, modules or float-abi-check" ;;
@@ -248,7 +250,7 @@ if [ "$PRODUCT" = modules ]; then
     # still a stub of its own, and nothing may call one
     # (Scripts/check-embedded-traps.py; x86_64 disassembly).
     if [ "$ARCH" = amd64 ] && [ -z "${EMBEDDED_MODULES:-}" ]; then
-        link wristcore "${COMMON_MODULES[@]}" CommandLineOptions WristCore WristCoreCLI
+        link wristcore "${COMMON_MODULES[@]}" "${DAEMON_MODULES[@]}"
         link wristcore-vm-phone "${COMMON_MODULES[@]}" wristcore-vm-phone
         python3 Scripts/check-embedded-traps.py "$OUT/wristcore" || die "the daemon calls members Embedded Swift compiled as traps (above)"
         python3 Scripts/check-embedded-traps.py "$OUT/wristcore-vm-phone" || die "wristcore-vm-phone calls members Embedded Swift compiled as traps (above)"

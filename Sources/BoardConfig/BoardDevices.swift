@@ -1,5 +1,6 @@
 import Graphics
 import HAL
+import TextFormat
 
 /// The devices of one board behind one seam: the display's I2C transport, a
 /// line per button, the motor line and the phone link. The composition root

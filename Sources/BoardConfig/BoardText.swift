@@ -1,4 +1,5 @@
 import HAL
+import TextFormat
 
 /// How board-file text is echoed in error messages: escaped the way JSON
 /// writes it, so a value can neither cut stderr (a NUL ends a C string),

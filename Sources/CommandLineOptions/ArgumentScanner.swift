@@ -1,4 +1,4 @@
-import HAL
+import TextFormat
 
 /// Reads one command's arguments (what follows the command's name) into
 /// `ParsedArguments`: `--name VALUE`, `--name=VALUE`, `-s VALUE`, `-sVALUE`,

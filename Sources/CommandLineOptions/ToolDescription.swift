@@ -1,4 +1,4 @@
-import HAL
+import TextFormat
 
 /// A command-line tool made of commands (`wristcore run ...`): what it
 /// parses, and its help pages.

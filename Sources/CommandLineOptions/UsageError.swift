@@ -1,4 +1,4 @@
-import HAL
+import TextFormat
 
 /// A command line that cannot be run: an unknown option or command, a
 /// missing or bad value, a missing required option, an argument too many,

@@ -1,4 +1,5 @@
 import HAL
+import TextFormat
 /// Why input could not be decoded, with where: the byte offset inside the
 /// decoded bytes, or the record and file offset inside a capture.
 public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible {

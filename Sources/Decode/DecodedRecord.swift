@@ -1,5 +1,6 @@
 import ATTCodec
 import HAL
+import TextFormat
 /// One line of `wristcore decode` output: an ATT PDU, an ANCS message, an
 /// HCI / L2CAP event worth seeing, or a malformed packet. Pure data: the
 /// decoders return these, `textLine` and `jsonLine` format them.

@@ -1,4 +1,5 @@
 import HAL
+import TextFormat
 /// Parses hex bytes as people paste them: "00 01 0a", "00:01:0A", "00010a".
 public enum HexBytes {
     public static func parse(_ text: String) throws(WristCoreFailure) -> [UInt8] {

@@ -1,4 +1,5 @@
 import HAL
+import TextFormat
 
 /// How text from outside (phone values, file names, hex the user typed) is
 /// shown: control characters escaped, so a value can neither end the line

@@ -1,4 +1,5 @@
 import HAL
+import TextFormat
 
 /// Finds the compiled fonts (`*.wcf`) shipped in the repository's `Fonts/`
 /// and parses them. It reads no files itself: `mapFile` hands it a file's

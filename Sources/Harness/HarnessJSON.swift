@@ -1,6 +1,7 @@
-import Notifications
 import HAL
+import Notifications
 import Screens
+import TextFormat
 import Watch
 
 /// The harness's JSON answers (one line each; field names are documented in

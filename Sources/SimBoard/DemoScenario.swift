@@ -1,5 +1,6 @@
 import BoardConfig
 import HAL
+import TextFormat
 
 /// A demo scenario: what the simulated iPhone does and, optionally, which
 /// buttons a "hand" presses, on one timeline. The text format is the phone

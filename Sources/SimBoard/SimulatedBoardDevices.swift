@@ -3,6 +3,7 @@ import Graphics
 import HAL
 import Log
 import Loop
+import TextFormat
 
 /// The simulated board's devices: an emulated panel decoding the driver's
 /// I2C messages, buttons whose edges the harness and the demo push, a motor

@@ -1,9 +1,11 @@
 import BoardConfig
 import HAL
+import LinuxBoard
 import LinuxHAL
 import LinuxLoop
 import Log
 import SimBoard
+import TextFormat
 
 /// What a board's devices are made with, once the daemon's loop exists.
 public struct BoardDevicesContext {
@@ -13,13 +15,22 @@ public struct BoardDevicesContext {
     public let options: WatchDaemon.Options
     /// Where bonds are kept.
     public let stateDirectory: String
+
+    public init(board: Board, loop: EpollLoop, logger: Logger, options: WatchDaemon.Options, stateDirectory: String) {
+        self.board = board
+        self.loop = loop
+        self.logger = logger
+        self.options = options
+        self.stateDirectory = stateDirectory
+    }
 }
 
 /// Which devices a daemon runs on. `matching(_:)` is the one place that tells
 /// a simulated board from a real one; the demo asks for `simulated` whatever
 /// board file gives its geometry.
 public struct BoardDevicesFactory {
-    let make: (BoardDevicesContext) throws(WristCoreFailure) -> any BoardDevices
+    /// Opens the devices (the daemon, and the self-test on the same devices).
+    public let make: (BoardDevicesContext) throws(WristCoreFailure) -> any BoardDevices
 
     public init(_ make: @escaping (BoardDevicesContext) throws(WristCoreFailure) -> any BoardDevices) {
         self.make = make

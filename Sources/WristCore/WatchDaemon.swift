@@ -1,21 +1,24 @@
-import LinuxLoop
 import ANCS
 import BoardConfig
 import Display
 import GATT
 import Graphics
 import HAL
-import Harness
 import Haptics
+import Harness
 import Input
 import LinuxHAL
+import LinuxLoop
 import Log
 import Loop
 import Peripheral
 import PhoneServices
 import Screens
 import SimBoard
+import Systemd
+import TextFormat
 import Watch
+import WatchFiles
 
 /// The daemon's composition root: one event loop; the board's devices
 /// (display, buttons, motor and phone link, from the `BoardDevicesFactory`

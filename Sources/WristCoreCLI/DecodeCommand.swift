@@ -1,9 +1,10 @@
+import CLinux
 import CommandLineOptions
 import Decode
-import CLinux
 import HAL
 import LinuxHAL
 import SimBoard
+import TextFormat
 import WristCore
 
 struct DecodeCommand: WristcoreCommand {

@@ -3,6 +3,7 @@ import CommandLineOptions
 import HAL
 import Log
 import Peripheral
+import TextFormat
 import WristCore
 
 struct DoctorCommand: WristcoreCommand {

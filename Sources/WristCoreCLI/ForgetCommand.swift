@@ -3,6 +3,7 @@ import HAL
 import LinuxHAL
 import Log
 import Peripheral
+import TextFormat
 import WristCore
 
 struct ForgetCommand: WristcoreCommand {

@@ -1,5 +1,6 @@
 import HAL
 import LinuxHAL
+import TextFormat
 
 /// A one-shot harness request for command-line tools (`wristcore
 /// screenshot`): sends one command, returns the reply line and any payload

@@ -2,6 +2,7 @@ import BoardConfig
 import CommandLineOptions
 import HAL
 import LinuxHAL
+import TextFormat
 import WristCore
 
 struct MotorOffCommand: WristcoreCommand {

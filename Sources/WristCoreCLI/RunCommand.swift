@@ -1,3 +1,4 @@
+import BenchTools
 import BoardConfig
 import CommandLineOptions
 import HAL
@@ -5,6 +6,8 @@ import LinuxHAL
 import Log
 import Peripheral
 import SimBoard
+import TextFormat
+import WatchFiles
 import WristCore
 
 struct RunCommand: WristcoreCommand {

@@ -1,6 +1,7 @@
 import CommandLineOptions
 import HAL
 import LinuxHAL
+import TextFormat
 import WristCore
 
 struct ScreenshotCommand: WristcoreCommand {

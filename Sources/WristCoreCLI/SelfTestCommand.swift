@@ -1,9 +1,11 @@
+import BenchTools
 import BoardConfig
-import CommandLineOptions
 import CLinux
+import CommandLineOptions
 import HAL
 import LinuxHAL
 import Log
+import TextFormat
 import WristCore
 
 struct SelfTestCommand: WristcoreCommand {

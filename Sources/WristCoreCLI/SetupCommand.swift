@@ -1,8 +1,10 @@
 import BoardConfig
-import CommandLineOptions
 import CLinux
+import CommandLineOptions
 import HAL
 import LinuxHAL
+import TextFormat
+import WatchFiles
 import WristCore
 
 /// `wristcore setup --board NAME|FILE`: chooses the board the service runs
@@ -29,6 +31,12 @@ struct SetupCommand: WristcoreCommand {
             on a terminal; --buttons N answers without asking (scripts: without a terminal \
             and without --buttons, the board named is installed).
 
+            The board file decides which lines the service drives, so --to's directory \
+            must be one that only its owner can write, and that owner root or you (root \
+            does not install into another user's directory); a group- or world-writable \
+            directory, a shared one such as /tmp included, is refused before anything is \
+            written (exit 2). A missing directory is created (mode 0755).
+
             Examples:
               sudo wristcore setup --board rpi-zero2w
               sudo wristcore setup --board rpi-zero2w --buttons 2
@@ -41,7 +49,9 @@ struct SetupCommand: WristcoreCommand {
                 "buttons", valueName: "n", value: .integer(in: 2...6),
                 help: "How many buttons are wired: installs the board's variant with that many (rpi-zero2w: 4 or 2)."),
             .flag("list", help: "List the shipped boards and exit."),
-            .option("to", valueName: "file", default: ResourcePaths.configuredBoard, help: "Where to install the board file."),
+            .option(
+                "to", valueName: "file", default: ResourcePaths.configuredBoard,
+                help: "Where to install the board file. Its directory must be writable by its owner only, root or you: a group- or world-writable one (/tmp too, sticky bit or not) is refused."),
         ] + GlobalOptions.parameters
     )
 
@@ -108,6 +118,7 @@ struct SetupCommand: WristcoreCommand {
             asked = true
         }
         let (loaded, bytes, from) = (chosen.board, chosen.bytes, chosen.path)
+        try checkTargetDirectory(of: to)
         if let current = try? FileBytes.readIfPresent(to, limit: BoardLoader.maxFileBytes), current == bytes {
             print("\(to) already holds \(loaded.name) (\(from))")
         } else {
@@ -143,21 +154,39 @@ struct SetupCommand: WristcoreCommand {
             exitCode: WristCoreExit.usageOrConfiguration)
     }
 
+    /// --to's rule, before anything is read or written there: its directory
+    /// must be a configuration directory (`AtomicFile.DirectoryUse.configuration`:
+    /// writable by its owner only, sticky bit or not, and that owner root or
+    /// this user; docs/boards.md). A refused one is the command line's
+    /// fault: exit 2. A missing one is fine (`install` creates it).
+    func checkTargetDirectory(of path: String) throws(WristCoreFailure) {
+        let directory = PathText.parent(path)
+        guard let owner = AtomicFile.owner(of: directory),
+            let problem = AtomicFile.problem(with: owner, directory: directory, euid: geteuid(), use: .configuration)
+        else { return }
+        throw WristCoreFailure("cannot install \(path): \(problem)", exitCode: WristCoreExit.usageOrConfiguration)
+    }
+
     /// Installs the file with LinuxHAL's atomic writer: a temporary file
     /// created O_EXCL|O_NOFOLLOW beside it, fsynced, renamed into place, the
     /// directory fsynced (the service never sees half a board file), mode
-    /// 0644. The directory must be safe to write into, as the state
-    /// directory must: not group- or world-writable, owned by this user or
-    /// root (docs/boards.md); it is created (0755) when missing.
+    /// 0644, owned by the directory's owner. The writer checks the
+    /// directory again, on the descriptor it writes through; it is created
+    /// (0755) when missing.
     func install(_ bytes: [UInt8], at path: String) throws(WristCoreFailure) {
         let directory = PathText.parent(path)
         do throws(HALError) {
             if !FileSystem.exists(directory) { try FileSystem.createDirectories(directory, mode: 0o755) }
-            try AtomicFile.write(path, bytes, mode: 0o644)
+            try AtomicFile.write(path, bytes, mode: 0o644, use: .configuration)
         } catch {
-            let denied = error.errno == EACCES || error.errno == EPERM
-            let hint = denied && geteuid() != 0 ? " (run it as root: sudo wristcore setup ...)" : ""
-            throw WristCoreFailure("cannot install \(path): \(error)\(hint)")
+            throw installFailure(path, error)
         }
+    }
+
+    /// "cannot install PATH: why", with a hint to use sudo when permission was denied.
+    func installFailure(_ path: String, _ error: HALError) -> WristCoreFailure {
+        let denied = error.errno == EACCES || error.errno == EPERM
+        let hint = denied && geteuid() != 0 ? " (run it as root: sudo wristcore setup ...)" : ""
+        return WristCoreFailure("cannot install \(path): \(error)\(hint)")
     }
 }

@@ -1,9 +1,11 @@
 import BoardConfig
-import CommandLineOptions
 import CLinux
+import CommandLineOptions
 import HAL
 import LinuxHAL
 import Log
+import TextFormat
+import WatchFiles
 import WristCore
 
 /// `wristcore`: the watch daemon and its bench tools. `main()` is the

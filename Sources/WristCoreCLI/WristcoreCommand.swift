@@ -1,5 +1,6 @@
 import CommandLineOptions
 import HAL
+import TextFormat
 
 /// A `wristcore` command: its declaration (name, help, parameters), built
 /// from the parsed arguments, checked, then run. Registering one is a line

@@ -4,7 +4,8 @@ binary (issue 27): a two-button board for the Zero 2 W, listed and installed
 byte for byte; `--buttons 2|4` chooses without asking; on a terminal setup
 asks which buttons are wired (Enter keeps the board named; wrong answers are
 asked again; end of input installs nothing); without a terminal it never
-reads standard input; a misspelt command, option or board names the one
+reads standard input; --to into a group- or world-writable directory (sticky
+or not) is refused with exit 2, nothing written; a misspelt command, option or board names the one
 meant, for every command that takes --board. Prints 'N passed, M failed'.
 
 usage: setup_smoke.py path/to/wristcore
@@ -147,6 +148,28 @@ try:
     fresh()
     rc, out = on_terminal(["setup", "--board", "rpi-zero2w", "--buttons", "2", "--to", target], [])
     check("on a terminal with --buttons: no question", rc == 0 and "Which buttons" not in out and installed() == two, f"{rc} {out[-300:]}")
+
+    # --to's directory: writable by its owner only, sticky bit or not (docs/boards.md); refused before
+    # anything is read or written there, exit 2. Checked for an existing identical file too.
+    for mode, what in [(0o1777, "world-writable with the sticky bit, like /tmp"), (0o777, "world-writable"), (0o775, "group-writable")]:
+        shared = tmp + "/shared-%o" % mode
+        os.makedirs(shared, exist_ok=True)
+        os.chmod(shared, mode)
+        rc, out = run(["setup", "--board", "rpi5", "--to", shared + "/board.json"])
+        check(f"setup --to into a {what} directory: exit 2, why, nothing written",
+              rc == 2 and f"use the directory {shared}: it is " in out and os.listdir(shared) == [], f"{rc} {out[-300:]}")
+        os.chmod(shared, 0o755)
+        with open(shared + "/board.json", "wb") as f: f.write(open(boards + "/rpi5.json", "rb").read())
+        os.chmod(shared, mode)
+        rc, out = run(["setup", "--board", "rpi5", "--to", shared + "/board.json"])
+        check(f"setup --to a file already holding the board, in a {what} directory: still refused", rc == 2 and "already holds" not in out,
+              f"{rc} {out[-300:]}")
+        os.chmod(shared, 0o755)
+    rc, out = run(["setup", "--board", "rpi5", "--to", tmp + "/new/dir/board.json"])
+    check("setup --to into a missing directory: created (0755), installed", rc == 0 and oct(os.stat(tmp + "/new/dir").st_mode & 0o7777) == "0o755",
+          f"{rc} {out[-300:]}")
+    rc, out = run(["setup", "--help"])
+    check("setup --help says which --to directories are refused", rc == 0 and "sticky bit" in out and "/tmp" in out, out[-600:])
 
     # Did you mean.
     rc, out = run(["rnu"])

@@ -1,10 +1,11 @@
 import ANCS
-import Notifications
 import Decode
 import HAL
+import Notifications
 import Testing
 
 @testable import Decode
+import TextFormat
 
 /// One Data Source example: the attributes asked for and the phone's answer
 /// (the same vectors as Tests/ANCSTests: the spec's example, calls with action

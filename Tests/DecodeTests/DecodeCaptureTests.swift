@@ -4,6 +4,7 @@ import HAL
 import Testing
 
 @testable import Decode
+import TextFormat
 
 @Suite("Decode: btsnoop captures")
 struct DecodeCaptureTests {

@@ -1,6 +1,7 @@
 import Decode
 import HAL
 import Testing
+import TextFormat
 
 @Suite("Hex input")
 struct HexBytesTests {

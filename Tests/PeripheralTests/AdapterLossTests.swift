@@ -6,7 +6,7 @@ import Loop
 import Peripheral
 import Testing
 @testable import Peripheral
-@testable import WristCore
+@testable import LinuxBoard
 
 /// The adapter going away while the watch runs (mgmt Index Removed, or
 /// powered off by another program) and coming back (Index Added, powered on

@@ -1,11 +1,12 @@
 import BoardConfig
 import HAL
+import LinuxBoard
 import LinuxHAL
 import Log
 import Loop
 import Peripheral
 import Testing
-import WristCore
+import WatchFiles
 @testable import Peripheral
 
 /// The peripheral against a scripted mgmt peer and fake L2CAP links over

@@ -11,6 +11,8 @@ import SimBoard
 import Testing
 import WristCore
 @testable import WristCore
+import TextFormat
+@testable import Systemd
 
 /// What systemd hears while the Bluetooth adapter goes and comes back: the
 /// `SystemdSupervisor` on a manual clock, then the daemon itself with a phone

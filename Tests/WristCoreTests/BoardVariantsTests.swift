@@ -3,6 +3,8 @@ import HAL
 import LinuxHAL
 import Testing
 @testable import WristCore
+import TextFormat
+@testable import WatchFiles
 
 /// Issue 27.5: two buttons are enough, and a two-button watch has a board file
 /// that says so; `setup` chooses between the variants.

@@ -4,6 +4,8 @@ import HAL
 import LinuxHAL
 import Testing
 @testable import WristCore
+import TextFormat
+@testable import WatchFiles
 
 /// Issue 27.5: "did you mean" for a misspelt command or board.
 @Suite struct DidYouMeanTests {

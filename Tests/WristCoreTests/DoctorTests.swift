@@ -1,10 +1,11 @@
-import Glibc
 import BoardConfig
+import Glibc
 import HAL
 import LinuxHAL
 import Testing
 @testable import BoardConfig
 @testable import WristCore
+@testable import LinuxBoard
 
 /// A machine described by the test.
 final class FakeDoctorSystem: DoctorSystem {

@@ -5,6 +5,8 @@ import SimBoard
 import Testing
 
 @testable import WristCore
+import TextFormat
+@testable import BenchTools
 
 /// What replaced Foundation in the composition root: printf-style numbers,
 /// board files read through LinuxHAL, the scenario search path.

@@ -4,6 +4,8 @@ import HAL
 import LinuxHAL
 import Testing
 @testable import WristCore
+import TextFormat
+@testable import WatchFiles
 
 /// Where fonts, boards and scenarios are looked for: installed, another prefix, a checkout.
 @Suite struct ResourcePathsTests {

@@ -11,6 +11,8 @@ import SimBoard
 import Testing
 
 @testable import WristCore
+import TextFormat
+@testable import BenchTools
 
 /// The self-test on the simulated board's devices and a manual loop: buttons
 /// pushed like the harness pushes them, time moved by the test, the glass

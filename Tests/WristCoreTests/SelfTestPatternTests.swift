@@ -7,6 +7,7 @@ import SimBoard
 import Testing
 
 @testable import WristCore
+@testable import BenchTools
 
 /// The self-test's pictures, as the emulated panel decodes them from the
 /// driver's I2C bytes, against golden images at 128x64 and 128x32; and the

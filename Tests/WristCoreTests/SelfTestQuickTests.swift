@@ -8,6 +8,7 @@ import SimBoard
 import Testing
 
 @testable import WristCore
+import TextFormat
 
 /// `--quick` on the simulated board and on devices that fail in the ways real
 /// ones do.

@@ -8,6 +8,8 @@ import SimBoard
 import Testing
 
 @testable import WristCore
+import TextFormat
+@testable import BenchTools
 
 /// The interactive steps on the simulated board: presses scripted, timeouts
 /// by moving the manual clock.

@@ -5,6 +5,7 @@ import SimBoard
 import Testing
 
 @testable import WristCore
+@testable import BenchTools
 
 /// `selftest --board sim`: nothing there is soldered, so the self-test's
 /// advice names no wire, pin, bus tool or board-file wiring field; it says

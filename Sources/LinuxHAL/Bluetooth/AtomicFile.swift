@@ -1,5 +1,6 @@
 import CLinux
 import HAL
+import TextFormat
 
 /// Small files that must never be seen half-written (the bond store), in a
 /// state directory that root may write to as well as the service user.
@@ -13,12 +14,26 @@ import HAL
 /// user or by the directory's owner) is removed first; anything else at that
 /// name is refused with the way to fix it.
 ///
-/// The directory must be safe to write into: not group- or world-writable,
-/// and owned by the running user or root (root may write into any owner's
-/// directory). When root writes, the new file gets the directory owner's
-/// uid and gid, so `sudo wristcore forget` leaves a file the service user
-/// (User=wristcore) can still read.
+/// The directory must be safe to write into: not group- or world-writable
+/// (the sticky bit does not make a shared directory such as /tmp one), and
+/// owned by the running user or root. Root may write into any owner's state
+/// directory, not into another user's configuration directory
+/// (`DirectoryUse`). When root writes, the new file gets the directory
+/// owner's uid and gid, so `sudo wristcore forget` leaves a file the service
+/// user (User=wristcore) can still read.
 public enum AtomicFile {
+    /// What a directory written into is for: the rule is one, the words of
+    /// a refusal (and whose directory root may write into) differ.
+    public enum DirectoryUse: Sendable {
+        /// The state directory (bonds, Do Not Disturb): root writes into it
+        /// for the service user who owns it.
+        case state
+        /// Where a configuration file is installed (`wristcore setup --to`):
+        /// root's or the running user's own directory only, since whoever
+        /// owns or may write the directory decides what the service reads.
+        case configuration
+    }
+
     /// The whole file, or nil when it does not exist: `FileBytes`' reader
     /// (a regular file only, opened without blocking, at most `limit` bytes).
     public static func read(_ path: String, limit: Int = 1 << 20) throws(HALError) -> [UInt8]? {
@@ -30,11 +45,13 @@ public enum AtomicFile {
 
     /// Replaces `path` with `bytes` atomically and durably, with `mode`
     /// (default 0600), owned by the directory's owner when written by root.
-    public static func write(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws(HALError) {
+    /// The directory is checked for `use` on the descriptor the file is
+    /// then created in (no window to swap it).
+    public static func write(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600, use: DirectoryUse = .state) throws(HALError) {
         let (directory, name) = split(path)
         let dfd = try openDirectory(directory)
         defer { _ = CLinux.close(dfd) }
-        let owner = try checkedDirectory(dfd, directory)
+        let owner = try checkedDirectory(dfd, directory, use: use)
         let temporary = name + temporarySuffix
         let temporaryPath = PathText.join(directory, temporary)
         let fd = try createExclusively(temporary, in: dfd, directory: directory, owner: owner, mode: mode)
@@ -133,24 +150,32 @@ public enum AtomicFile {
     /// Checks that files may safely be written into `directory` (see the
     /// type's documentation); the error names the directory, its owner and
     /// mode, and how to fix it.
-    public static func checkDirectory(_ directory: String) throws(HALError) {
+    public static func checkDirectory(_ directory: String, use: DirectoryUse = .state) throws(HALError) {
         let dfd = try openDirectory(directory)
         defer { _ = CLinux.close(dfd) }
-        _ = try checkedDirectory(dfd, directory)
+        _ = try checkedDirectory(dfd, directory, use: use)
     }
 
     /// The rule on an opened directory's owner and mode; returns them.
-    static func checkedDirectory(_ dfd: Int32, _ directory: String) throws(HALError) -> FileOwner {
+    static func checkedDirectory(_ dfd: Int32, _ directory: String, use: DirectoryUse = .state) throws(HALError) -> FileOwner {
         var s = stat()
         if fstat(dfd, &s) != 0 { throw Errno.current.halError("stat \(directory)") }
         let owner = FileOwner(uid: s.st_uid, gid: s.st_gid, mode: s.st_mode & 0o7777)
-        if let problem = problem(with: owner, directory: directory, euid: geteuid()) { throw problem }
+        if let problem = problem(with: owner, directory: directory, euid: geteuid(), use: use) { throw problem }
         return owner
     }
 
-    /// Pure: what is wrong with a state directory owned and moded so, for a
-    /// process running as `euid` (nil when it is fine).
-    public static func problem(with owner: FileOwner, directory: String, euid: uid_t) -> HALError? {
+    /// Pure: what is wrong with a directory owned and moded so, for a
+    /// process running as `euid` writing into it for `use` (nil when it is fine).
+    public static func problem(with owner: FileOwner, directory: String, euid: uid_t, use: DirectoryUse = .state) -> HALError? {
+        switch use {
+        case .state: stateDirectoryProblem(with: owner, directory: directory, euid: euid)
+        case .configuration: configurationDirectoryProblem(with: owner, directory: directory, euid: euid)
+        }
+    }
+
+    /// The state directory's rule: root may write into the service user's.
+    static func stateDirectoryProblem(with owner: FileOwner, directory: String, euid: uid_t) -> HALError? {
         // Names are looked up (NSS) only when something is wrong.
         var who: String { "owner \(userName(owner.uid)), mode \(octal(owner.mode))" }
         if owner.mode & 0o022 != 0 {
@@ -165,6 +190,33 @@ public enum AtomicFile {
                 operation: "use the state directory \(directory)", errno: 0,
                 reason: "it belongs to another user (\(who)), not to \(me) or root",
                 hint: "run as \(userName(owner.uid)) (the service's User=), as root, or pass --state-dir with a directory of your own")
+        }
+        return nil
+    }
+
+    /// A configuration directory's rule: writable by its owner only, sticky
+    /// bit or not (in /tmp anyone may take the name first, or again after a
+    /// reboot empties it), and the owner is root or the running user, root
+    /// included: a file root installs for the service must not sit in a
+    /// directory another user controls.
+    static func configurationDirectoryProblem(with owner: FileOwner, directory: String, euid: uid_t) -> HALError? {
+        var who: String { "owner \(userName(owner.uid)), mode \(octal(owner.mode))" }
+        let operation = "use the directory \(directory)"
+        if owner.mode & 0o022 != 0 {
+            let shared = owner.mode & 0o1002 == 0o1002
+            return HALError(
+                operation: operation, errno: 0,
+                reason: "it is \(owner.mode & 0o002 != 0 ? "world" : "group")-writable (\(who)): "
+                    + (shared ? "other users may create files there, and the service could read one of theirs" : "another user could replace the installed file"),
+                hint: shared
+                    ? "a shared directory such as /tmp is refused even with its sticky bit: choose a directory only root or you can write"
+                    : "'chmod go-w \(directory)' as its owner, or choose a directory only root or you can write")
+        }
+        if owner.uid != euid && owner.uid != 0 {
+            return HALError(
+                operation: operation, errno: 0,
+                reason: "it belongs to another user (\(who)), not to \(euid == 0 ? "root" : userName(euid) + " or root"): they could replace the installed file",
+                hint: "choose a directory of root's or your own")
         }
         return nil
     }

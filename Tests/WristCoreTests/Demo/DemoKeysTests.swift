@@ -10,6 +10,7 @@ import Testing
 import Watch
 
 @testable import WristCore
+@testable import BenchTools
 
 /// The demo's keys for every gesture of docs/buttons.md: the bytes a
 /// terminal sends, the press / release timelines they become (from the

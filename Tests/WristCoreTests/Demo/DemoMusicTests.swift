@@ -5,6 +5,7 @@ import SimBoard
 import Testing
 
 @testable import WristCore
+@testable import BenchTools
 
 /// The shipped demo's music segment (after the notifications, from 20 s):
 /// the phone plays, the clock's negative button opens Now Playing, a long

@@ -8,6 +8,8 @@ import Testing
 
 @testable import SimBoard
 @testable import WristCore
+import TextFormat
+@testable import BenchTools
 
 /// `wristcore demo`: the shipped scenario, rendered headless, matches golden
 /// images at key moments; scenarios, keys and terminal drawing.

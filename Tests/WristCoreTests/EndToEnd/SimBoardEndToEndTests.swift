@@ -1,5 +1,4 @@
 import ANCS
-import Notifications
 import BoardConfig
 import Foundation
 import GATT
@@ -8,11 +7,13 @@ import HAL
 import LinuxLoop
 import Log
 import Loop
+import Notifications
 import SimBoard
 import Testing
 import WristCore
 
 @testable import WristCore
+import TextFormat
 
 /// The watch on the simulated board, end to end through both endpoints: a
 /// simulated iPhone on the phone socket, a client on the harness socket, the

@@ -4,6 +4,7 @@ import HAL
 import LinuxHAL
 import LinuxLoop
 import Loop
+import TextFormat
 
 /// `selftest` on a board that is not wired (the simulated board) in a
 /// terminal: the demo's `TerminalScreen` draws the emulated panel, with the

@@ -1,8 +1,9 @@
 import BoardConfig
-import LinuxHAL
 import Graphics
 import HAL
+import LinuxHAL
 import Screens
+import TextFormat
 
 /// Where `wristcore` finds its data — the fonts and the shipped board files —
 /// whether it runs from the Debian package, from another install prefix, or

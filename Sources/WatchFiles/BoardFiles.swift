@@ -2,8 +2,8 @@ import BoardConfig
 import HAL
 import LinuxHAL
 
-/// Board files read from disk: BoardConfig only parses bytes, so the
-/// composition root (and the CLI through it) reads the file with LinuxHAL.
+/// Board files read from disk: BoardConfig only parses bytes, so the file
+/// is read here with LinuxHAL (for the daemon, the CLI and the bench tools).
 extension BoardLoader {
     /// Loads `--board` ARG: a path, or `sim` (Boards/sim.json when it exists
     /// next to the working directory, else the built-in simulated board).

@@ -1,8 +1,8 @@
 /// printf-style number text without Foundation's `String(format:)`: the
 /// few shapes the demo and the CLI print.
-enum NumberText {
+public enum NumberText {
     /// `n` in decimal, zero-padded on the left to `width` ("%04d").
-    static func zeroPadded(_ n: Int, width: Int) -> String {
+    public static func zeroPadded(_ n: Int, width: Int) -> String {
         let digits = String(n.magnitude)
         let pad = String(repeating: "0", count: max(0, width - digits.count - (n < 0 ? 1 : 0)))
         return (n < 0 ? "-" : "") + pad + digits
@@ -10,7 +10,7 @@ enum NumberText {
 
     /// `x` rounded to `fractionDigits` decimals, space-padded on the left to
     /// `width` ("%5.1f"); halves round away from zero.
-    static func fixed(_ x: Double, fractionDigits: Int, width: Int = 0) -> String {
+    public static func fixed(_ x: Double, fractionDigits: Int, width: Int = 0) -> String {
         var text: String
         if !x.isFinite {
             text = x.isNaN ? "nan" : (x < 0 ? "-inf" : "inf")

@@ -24,9 +24,10 @@ public struct Doctor {
         public var lines: [String] = []
         public var failureCount = 0
         public var failed: Bool { failureCount > 0 }
-        mutating func ok(_ s: String) { lines.append("ok    \(s)") }
-        mutating func warn(_ s: String) { lines.append("WARN  \(s)") }
-        mutating func fail(_ s: String) { lines.append("FAIL  \(s)"); failureCount += 1 }
+        public init() {}
+        public mutating func ok(_ s: String) { lines.append("ok    \(s)") }
+        public mutating func warn(_ s: String) { lines.append("WARN  \(s)") }
+        public mutating func fail(_ s: String) { lines.append("FAIL  \(s)"); failureCount += 1 }
     }
 
     public func check() -> Report {
@@ -266,155 +267,5 @@ public struct Doctor {
         }
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10) \(units[unit])"
-    }
-}
-
-/// The machine as the doctor sees it.
-public protocol DoctorSystem: AnyObject {
-    func deviceAccess(_ path: String) -> SystemProbe.Access
-    func exists(_ path: String) -> Bool
-    /// nil when a device answered at `address` on the bus at `path`.
-    func probeI2C(path: String, address: UInt8) -> HALError?
-    func gpioLine(chip: String, line: LineSelector) -> GPIOLineStatus
-    /// The GPIO chips there are ("gpiochip0 [pinctrl-bcm2835]"), in /dev order.
-    func gpioChips() -> [String]
-    /// The I2C buses there are ("/dev/i2c-1").
-    func i2cBuses() -> [String]
-    func bluetoothAdapter(hciIndex: Int) -> BluetoothAdapterStatus
-    func isProcessRunning(_ command: String) -> Bool
-    var isRoot: Bool { get }
-    /// CapEff from /proc/self/status.
-    var effectiveCapabilities: UInt64? { get }
-    func isWritableDirectory(_ path: String) -> Bool
-    /// Why files may not safely be written into `path` (group/world-writable,
-    /// another user's), nil when fine.
-    func stateDirectoryProblem(_ path: String) -> HALError?
-    /// Creates, writes, fsyncs and removes a small file in `path` as this user; nil when that worked.
-    func probeWrite(_ path: String) -> HALError?
-    /// Bytes this user may still write on the filesystem holding `path`.
-    func availableBytes(_ path: String) -> UInt64?
-    /// Owner and mode of `path`, nil when missing.
-    func owner(_ path: String) -> FileOwner?
-    /// "wristcore (uid 999)".
-    func userName(_ uid: UInt32) -> String
-}
-
-public enum GPIOLineStatus: Equatable, Sendable {
-    case free(offset: Int, name: String, chip: String, label: String)
-    case used(offset: Int, consumer: String, chip: String, label: String)
-    case noSuchLine(chip: String, label: String)
-    case chipError(HALError)
-}
-
-public enum BluetoothAdapterStatus: Equatable, Sendable {
-    case noKernelSupport
-    case missing
-    case present(address: BluetoothAddress, lowEnergy: Bool)
-    case unknown(String)
-}
-
-/// The real machine: /dev, libgpiod, the mgmt socket, /proc.
-public final class LiveDoctorSystem: DoctorSystem {
-    public init() {}
-
-    public func deviceAccess(_ path: String) -> SystemProbe.Access { SystemProbe.deviceAccess(path) }
-    public func exists(_ path: String) -> Bool { SystemProbe.exists(path) }
-
-    public func probeI2C(path: String, address: UInt8) -> HALError? {
-        do {
-            let device = try I2CDevice(path: path, address: address)
-            defer { device.close() }
-            try device.probe()
-            return nil
-        } catch { return error }
-    }
-
-    public func gpioLine(chip chipName: String, line: LineSelector) -> GPIOLineStatus {
-        do {
-            let chip = try GPIOChip(chipName)
-            let offset: Int
-            switch line {
-            case .offset(let o): offset = o
-            case .name(let n):
-                guard let o = chip.offset(ofLineNamed: n) else { return .noSuchLine(chip: chip.name, label: chip.label) }
-                offset = o
-            }
-            guard offset < chip.lineCount else { return .noSuchLine(chip: chip.name, label: chip.label) }
-            let info = try chip.lineInfo(offset)
-            return info.used
-                ? .used(offset: offset, consumer: info.consumer, chip: chip.name, label: chip.label)
-                : .free(offset: offset, name: info.name, chip: chip.name, label: chip.label)
-        } catch { return .chipError(error) }
-    }
-
-    public func gpioChips() -> [String] {
-        Self.devices(prefix: "gpiochip").map { name in
-            guard let chip = try? GPIOChip("/dev/" + name) else { return name }
-            return chip.label.isEmpty ? name : "\(name) [\(chip.label)]"
-        }
-    }
-
-    public func i2cBuses() -> [String] { Self.devices(prefix: "i2c-").map { "/dev/" + $0 } }
-
-    /// The names in /dev starting with `prefix` followed by a number, in numeric order.
-    static func devices(prefix: String) -> [String] {
-        let numbered = FileSystem.directoryEntries("/dev").compactMap { name -> (Int, String)? in
-            guard name.hasPrefix(prefix), let n = Int(name.dropFirst(prefix.count)) else { return nil }
-            return (n, name)
-        }
-        return numbered.sorted { $0.0 < $1.0 }.map { $0.1 }
-    }
-
-    public func bluetoothAdapter(hciIndex: Int) -> BluetoothAdapterStatus {
-        let socket: BluetoothManagementSocket
-        do { socket = try BluetoothManagementSocket() } catch {
-            return error.errno == 97 /* EAFNOSUPPORT */ ? .noKernelSupport : .unknown(error.description)
-        }
-        defer { socket.close() }
-        do {
-            let (status, reply) = try socket.query(ReadControllerInfo(), index: UInt16(hciIndex))
-            if status == ManagementStatus.invalidIndex.rawValue { return .missing }
-            guard status == 0, let info = reply.withUnsafeBytes({ ControllerInfo.decode($0) }) else {
-                return .unknown("Read Controller Information: \(ManagementStatus(rawValue: status).map { "\($0)" } ?? "status \(status)")")
-            }
-            return .present(address: info.address, lowEnergy: info.supportsLowEnergy)
-        } catch { return .unknown(error.description) }
-    }
-
-    public func isProcessRunning(_ command: String) -> Bool { SystemProbe.isProcessRunning(command) }
-    public var isRoot: Bool { SystemProbe.isRoot }
-
-    public var effectiveCapabilities: UInt64? {
-        guard let bytes = try? AtomicFile.read("/proc/self/status") else { return nil }
-        return Self.capEff(in: String(decoding: bytes, as: UTF8.self))
-    }
-
-    /// The CapEff mask from /proc/PID/status text.
-    public static func capEff(in status: String) -> UInt64? {
-        for line in status.split(separator: "\n") where line.hasPrefix("CapEff:") {
-            return UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: " \t"), radix: 16)
-        }
-        return nil
-    }
-
-    public func isWritableDirectory(_ path: String) -> Bool { AtomicFile.isWritableDirectory(path) }
-
-    public func stateDirectoryProblem(_ path: String) -> HALError? {
-        do { try AtomicFile.checkDirectory(path) } catch { return error }
-        return nil
-    }
-
-    public func probeWrite(_ path: String) -> HALError? { AtomicFile.probeWrite(path) }
-    public func availableBytes(_ path: String) -> UInt64? { AtomicFile.availableBytes(path) }
-    public func owner(_ path: String) -> FileOwner? { AtomicFile.owner(of: path) }
-    public func userName(_ uid: UInt32) -> String { AtomicFile.userName(uid) }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> Substring {
-        var s = self
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return s
     }
 }

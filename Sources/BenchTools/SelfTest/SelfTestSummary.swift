@@ -1,4 +1,5 @@
 import HAL
+import TextFormat
 
 /// How one self-test step ended.
 public enum SelfTestOutcome: String, Sendable, Equatable {

@@ -3,6 +3,7 @@ import HAL
 import LinuxHAL
 import LinuxLoop
 import Loop
+import TextFormat
 
 /// The simulated panel in a terminal, with lines of text under it, redrawn in
 /// place, and the keys that press the buttons: what `wristcore demo` and

@@ -1,14 +1,16 @@
-import LinuxLoop
 import BoardConfig
 import Graphics
 import HAL
 import LinuxHAL
+import LinuxLoop
 import Log
 import Loop
 import Peripheral
 import Screens
-import Watch
 import SimBoard
+import TextFormat
+import Watch
+import WristCore
 
 /// `wristcore demo`: the watch on simulated hardware, a simulated iPhone
 /// playing a scenario, the OLED drawn in the terminal, keys for buttons.
@@ -128,7 +130,7 @@ public final class DemoRunner {
                 elapsed += step
                 while try WristCoreFailure.during("event loop failed", { () throws(HALError) in try loop.runOnce(timeout: .zero) }) > 0 {}
             }
-            let image = daemon.screenImage(daemon.watch!)
+            let image = daemon.shownImage!
             frameHandler?(frame, image)
             watchHandler?(frame, daemon.watch!)
             if let dir = options.pngDirectory { try writePNG(image, dir: dir, frame: frame) }
@@ -143,7 +145,7 @@ public final class DemoRunner {
 
     /// Runs in the terminal until 'q', Ctrl-C or `duration`.
     public func runInteractive(terminal: Terminal) throws(WristCoreFailure) {
-        let loop = try WatchDaemon.makeLoop()
+        let loop = try WatchDaemon.signalHandlingLoop()
         let daemon = makeDaemon()
         try daemon.start(on: loop)
         defer { daemon.stop() }
@@ -163,7 +165,7 @@ public final class DemoRunner {
         var frame = 0
         let started = loop.now
         let redraw = loop.makeTimer { [unowned(unsafe) self] in
-            let image = daemon.screenImage(daemon.watch!)
+            let image = daemon.shownImage!
             let motorOn = daemon.watch?.motor?.isMotorOn == true
             let seconds = Double(loop.now.duration(since: started).nanosecondsClamped) / 1e9
             screen.draw(image) { layout, columns in

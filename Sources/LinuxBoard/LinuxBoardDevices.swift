@@ -6,6 +6,7 @@ import LinuxLoop
 import Log
 import Peripheral
 import SimBoard
+import TextFormat
 
 /// A real board's devices on Linux: the display on i2c-dev, buttons and motor
 /// on libgpiod lines, and the phone over Bluetooth LE (the watch owns its
@@ -131,60 +132,4 @@ public final class LinuxBoardDevices: BoardDevices {
     }
 
     public func panelImage() -> MonoImage? { nil }
-}
-
-/// A real button's line with software presses beside it: the GPIO line's
-/// edges come through its descriptor, pushed ones through `edgesQueued`;
-/// both are drained by the same `readEdge()`.
-final class GPIOButtonWithSoftwarePresses: ButtonLine {
-    let gpio: GPIOButtonLine
-    let software: SimulatedButtonLine
-
-    init(gpio: GPIOButtonLine, software: SimulatedButtonLine) {
-        self.gpio = gpio
-        self.software = software
-    }
-
-    var pollDescriptor: Int32 { gpio.pollDescriptor }
-    var kernelDebounceActive: Bool { gpio.kernelDebounceActive }
-    var edgesQueued: (() -> Void)? {
-        get { software.edgesQueued }
-        set { software.edgesQueued = newValue }
-    }
-
-    func readEdge() throws(HALError) -> LineEdge? {
-        if let edge = try gpio.readEdge() { return edge }
-        return try software.readEdge()
-    }
-
-    func isActive() throws(HALError) -> Bool {
-        if try gpio.isActive() { return true }
-        return try software.isActive()
-    }
-
-    func release() {
-        gpio.release()
-        software.release()
-    }
-}
-
-extension LineSelector {
-    /// The same line in the HAL's terms.
-    public var gpioLineID: GPIOLineID {
-        switch self {
-        case .offset(let o): .offset(o)
-        case .name(let n): .name(n)
-        }
-    }
-}
-
-extension LineBias {
-    var gpioBias: GPIOBias {
-        switch self {
-        case .pullUp: .pullUp
-        case .pullDown: .pullDown
-        case .disabled: .disabled
-        case .asIs: .asIs
-        }
-    }
 }

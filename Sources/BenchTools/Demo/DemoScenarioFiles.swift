@@ -1,9 +1,11 @@
 import HAL
 import LinuxHAL
 import SimBoard
+import TextFormat
+import WatchFiles
 
-/// Scenario files: found and read here, in the composition root, so SimBoard
-/// only parses text.
+/// Scenario files: found and read here, with LinuxHAL, so SimBoard only
+/// parses text.
 extension DemoScenario {
     /// Finds a scenario by path, or by name in the shipped Scenarios/ folder.
     public static func load(_ argument: String?) throws(WristCoreFailure) -> DemoScenario {

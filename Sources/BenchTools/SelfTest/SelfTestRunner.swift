@@ -7,6 +7,9 @@ import LinuxLoop
 import Log
 import Peripheral
 import SimBoard
+import TextFormat
+import WatchFiles
+import WristCore
 
 /// `wristcore selftest`: the self-test on one event loop, with the daemon's
 /// signal handling (every catchable terminating signal runs the shutdown
@@ -26,7 +29,7 @@ public enum SelfTestRunner {
     public static func run(board: Board, options: SelfTestOptions, logger: Logger, terminal: Terminal? = nil,
                            output: @escaping (String) -> Void) throws(WristCoreFailure) -> SelfTestSummary {
         let fonts = try ResourcePaths.screenFonts()
-        let loop = try WatchDaemon.makeLoop()
+        let loop = try WatchDaemon.signalHandlingLoop()
         let context = BoardDevicesContext(
             board: board, loop: loop, logger: logger, options: WatchDaemon.Options(), stateDirectory: BondStore.defaultDirectory)
         let devices = try BoardDevicesFactory.matching(board).make(context)
@@ -50,7 +53,7 @@ public enum SelfTestRunner {
 
         var harness: HarnessServer?
         defer { harness?.close() }
-        if let path = try WatchDaemon.endpointPath(options.harnessEndpoint, flag: "--harness") {
+        if let path = try WatchDaemon.unixEndpointPath(options.harnessEndpoint, flag: "--harness") {
             do throws(HALError) {
                 harness = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: hooks(sequence, devices, board))
             } catch {

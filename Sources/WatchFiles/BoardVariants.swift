@@ -1,6 +1,7 @@
 import BoardConfig
 import HAL
 import LinuxHAL
+import TextFormat
 
 /// A board file and its button variant, side by side in one directory:
 /// `rpi-zero2w.json` (four buttons) and `rpi-zero2w-2buttons.json` (the

@@ -5,7 +5,7 @@ import Log
 import Loop
 import Peripheral
 
-/// The composition root's half of the Bluetooth peripheral: the Linux
+/// The Linux board's half of the Bluetooth peripheral: the Linux
 /// pieces `BluetoothPeripheral` is given (the kernel's mgmt and L2CAP
 /// sockets, the bond files on disk, the bluetoothd probe) and the board
 /// file's choices.
