@@ -69,27 +69,28 @@ public enum HarnessJSON {
         }
     }
 
-    /// The watch's state; `bus` is the display bus as counted (the
-    /// emulated bus's count on the simulated board; default: the driver's).
-    public static func state(_ watch: WatchController, bus busCount: DisplayBusCounters? = nil) -> String {
+    /// The watch's state (docs/harness.md), from a snapshot of it; `bus`
+    /// is the display bus as counted (the emulated bus's count on the
+    /// simulated board; default: the driver's).
+    public static func state(_ w: WatchSnapshot, bus busCount: DisplayBusCounters? = nil) -> String {
         var uid = "null"
-        switch watch.screen {
+        switch w.screen {
         case .detail(let u, _), .incomingCall(let u): uid = "\(u.rawValue)"
         default: break
         }
         let fields: [(String, String)] = [
-            ("screen", string(screenName(watch.screen))),
+            ("screen", string(screenName(w.screen))),
             ("uid", uid),
-            ("display", string(watch.displayState)),
-            ("link", string("\(watch.link)")),
-            ("connected", watch.session == nil ? "false" : "true"),
-            ("notifications", "\(watch.notifications.notificationCount)"),
-            ("ringing", watch.ringingCall.map { "\($0.rawValue)" } ?? "null"),
-            ("motor", string(watch.motor?.isMotorOn == true ? "on" : "off")),
-            ("bus", bus(busCount ?? watch.displayBus)),
-            ("ancs", ancs(watch.notifications.health, now: watch.now)),
-            ("doNotDisturb", string(doNotDisturbName(watch.model.doNotDisturb))),
-            ("media", watch.model.media.hasPlayer ? object(mediaFields(watch.model.media, at: watch.now)) : "null"),
+            ("display", string(w.displayPower.rawValue)),
+            ("link", string("\(w.link)")),
+            ("connected", w.isPhoneConnected ? "true" : "false"),
+            ("notifications", "\(w.notificationCount)"),
+            ("ringing", w.ringingCall.map { "\($0.rawValue)" } ?? "null"),
+            ("motor", string(w.isMotorOn ? "on" : "off")),
+            ("bus", bus(busCount ?? w.displayBus)),
+            ("ancs", ancs(w.sourceHealth, now: w.now)),
+            ("doNotDisturb", string(doNotDisturbName(w.doNotDisturb))),
+            ("media", w.media.hasPlayer ? object(mediaFields(w.media, at: w.now)) : "null"),
         ]
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }

@@ -407,7 +407,7 @@ public final class WatchDaemon {
                 }
             },
             notificationsJSON: { HarnessJSON.notifications(watch.notifications) },
-            stateJSON: { HarnessJSON.state(watch, bus: Self.displayBus(watch)) })
+            stateJSON: { HarnessJSON.state(watch.snapshot, bus: Self.displayBus(watch)) })
     }
 
     /// The display bus as the harness reports it: on the simulated board

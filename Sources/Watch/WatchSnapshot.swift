@@ -1,0 +1,37 @@
+import AMS
+import HAL
+import Notifications
+import Screens
+
+/// What the watch is doing now, read once, as a value: what the harness
+/// reports (`state`) and a test can compare. Taking one reads the model,
+/// the panel driver's counters and the motor; nothing is kept.
+public struct WatchSnapshot: Sendable {
+    public var screen: Screen
+    public var displayPower: DisplayPowerState
+    public var link: LinkIndicator
+    /// A phone session is running.
+    public var isPhoneConnected: Bool
+    public var notificationCount: Int
+    public var ringingCall: NotificationID?
+    public var isMotorOn: Bool
+    /// The display bus as the driver counted it.
+    public var displayBus: DisplayBusCounters
+    /// The notification source's health.
+    public var sourceHealth: NotificationSourceHealth
+    public var doNotDisturb: DoNotDisturbState
+    public var media: MediaState
+    /// The loop's time when it was taken.
+    public var now: MonotonicInstant
+}
+
+extension WatchController {
+    /// The watch's state now, as a value (the harness's `state`).
+    public var snapshot: WatchSnapshot {
+        WatchSnapshot(
+            screen: model.screen, displayPower: model.displayPower, link: model.link, isPhoneConnected: session != nil,
+            notificationCount: model.notifications.notificationCount, ringingCall: model.ringingCall,
+            isMotorOn: motor?.isMotorOn == true, displayBus: displayBus, sourceHealth: model.notifications.health,
+            doNotDisturb: model.doNotDisturb, media: model.media, now: now)
+    }
+}
