@@ -1,7 +1,9 @@
 import Notifications
 import Haptics
 
-/// What vibrates: maps a notification from the phone to a motor pattern.
+/// What vibrates: the board file's table from a notification to a motor
+/// pattern (`motor.vibrate`). The decision that reads it is the watch
+/// model's (Watch: VibrationPolicy+Decision.swift, WatchModel+Vibration).
 ///
 /// Default mapping (the design card: the motor is for Important
 /// notifications and calls; issue 19 item 9):
@@ -18,7 +20,7 @@ import Haptics
 /// Per-category overrides win over the Important rule (an Important incoming
 /// call still rings); a category can be overridden to nil to keep it still.
 ///
-/// Only `NotificationEvent.notificationAdded` vibrates: a modified notification (for
+/// Only `NotificationEvent.added` vibrates: a modified notification (for
 /// example a message count going up) or a removed one never does, so
 /// `pattern(for: NotificationEvent)` answers nil for every other event.
 public struct VibrationPolicy: Sendable, Equatable {
@@ -46,29 +48,5 @@ public struct VibrationPolicy: Sendable, Equatable {
     /// Back to the Important / default rule for `category`.
     public mutating func removeOverride(for category: NotificationCategory) {
         categoryOverrides[category] = nil
-    }
-
-    /// The pattern for a newly added notification, or nil for none.
-    public func pattern(for info: NotificationInfo) -> VibrationPattern? {
-        guard info.shouldAlert else { return nil }
-        if let override = categoryOverrides[info.category] { return override }
-        if info.flags.contains(.important) { return important }
-        return defaultPattern
-    }
-
-    /// The pattern for an incoming call that was already ringing when the
-    /// phone connected (flagged PreExisting, not Silent): the wearer can
-    /// still answer it, so it rings like a new one. nil for anything else.
-    public func patternForCallInProgress(_ info: NotificationInfo) -> VibrationPattern? {
-        guard info.category == .incomingCall, info.isPreExisting, !info.flags.contains(.silent) else { return nil }
-        var live = info
-        live.flags.remove(.preExisting)
-        return pattern(for: live)
-    }
-
-    /// The pattern for a notification event: only `.added` can vibrate.
-    public func pattern(for event: NotificationEvent) -> VibrationPattern? {
-        guard case .added(let info) = event else { return nil }
-        return pattern(for: info)
     }
 }

@@ -72,13 +72,12 @@ struct BoardVibrationPolicyTests {
     @Test func categoriesImportantAndDefaultAreConfigurable() throws {
         let b = try BoardLoader.parse(board(#"{ "important": "ring", "default": "none", "email": "double", "incomingCall": "none" }"#), file: "x.json")
         let policy = try #require(b.motor?.policy)
-        func info(_ c: CategoryID, _ f: EventFlags = []) -> NotificationInfo { NotificationInfo(uid: NotificationUID(1), flags: f, category: c, categoryCount: 1) }
-        #expect(policy.pattern(for: info(.social, .important)) == .ring)
-        #expect(policy.pattern(for: info(.social)) == nil)
-        #expect(policy.pattern(for: info(.email)) == .double)
-        #expect(policy.pattern(for: info(.incomingCall)) == nil)
-        // Silent and pre-existing never vibrate, whatever the file says.
-        #expect(policy.pattern(for: info(.email, .silent)) == nil)
+        // The table as the file says it (the decisions that read it: WristCoreTests/VibrationPolicyTests).
+        #expect(policy.important == .ring)
+        #expect(policy.defaultPattern == nil)
+        #expect(policy.categoryOverrides[.email] == .some(.double))
+        #expect(policy.categoryOverrides[.incomingCall] == .some(nil))
+        #expect(policy.categoryOverrides[.social] == nil)
     }
 
     @Test func withoutItTheStandardPolicy() throws {

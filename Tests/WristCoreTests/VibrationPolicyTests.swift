@@ -2,6 +2,7 @@ import ANCS
 import Notifications
 import BoardConfig
 import Haptics
+import Watch
 import Testing
 
 @testable import WristCore
