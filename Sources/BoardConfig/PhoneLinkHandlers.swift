@@ -1,17 +1,5 @@
 import HAL
 
-/// The phone link as the status bar shows it.
-public enum PhoneLinkState: Sendable, Equatable {
-    /// No link possible (Bluetooth stopped or failed).
-    case off
-    /// Waiting for the phone (advertising, or a phone endpoint listening).
-    case advertising
-    /// Connected, not encrypted yet.
-    case connected
-    /// Connected and encrypted.
-    case encrypted
-}
-
 /// What a board's phone link reports to the watch. Made once at start-up;
 /// the link calls these on the loop.
 public struct PhoneLinkHandlers {

@@ -1,3 +1,4 @@
+import HAL
 import Notifications
 
 /// What one screen of the watch shows. The app decides which screen is up
@@ -32,28 +33,6 @@ public enum Screen: Sendable, Equatable {
     case nowPlaying
 }
 
-/// The Bluetooth state the status bar shows.
-public enum LinkIndicator: Sendable, Equatable, CustomStringConvertible {
-    /// Bluetooth off or unavailable.
-    case off
-    /// Advertising, waiting for the phone.
-    case advertising
-    /// Connected, link not encrypted yet.
-    case connected
-    /// Connected and encrypted (bonded): ANCS works.
-    case encrypted
-
-    /// The case name (the harness's `link`).
-    public var description: String {
-        switch self {
-        case .off: "off"
-        case .advertising: "advertising"
-        case .connected: "connected"
-        case .encrypted: "encrypted"
-        }
-    }
-}
-
 /// A local wall-clock time: from the phone's Current Time Service when
 /// known, else the system clock. Fields are not validated; the renderer
 /// clamps what it prints.
@@ -82,13 +61,13 @@ public struct WallClockTime: Sendable, Equatable {
 public struct StatusInfo: Sendable, Equatable {
     /// nil: the time is unknown ("--:--").
     public var time: WallClockTime?
-    public var link: LinkIndicator
+    public var link: PhoneLinkState
     /// Unread notifications (0 hides the count).
     public var unread: Int
     /// Do Not Disturb is on: a moon in the status bar.
     public var doNotDisturb = false
 
-    public init(time: WallClockTime?, link: LinkIndicator, unread: Int, doNotDisturb: Bool = false) {
+    public init(time: WallClockTime?, link: PhoneLinkState, unread: Int, doNotDisturb: Bool = false) {
         self.time = time
         self.link = link
         self.unread = unread

@@ -1,3 +1,4 @@
+import HAL
 import Graphics
 
 extension ScreenRenderer {
@@ -31,7 +32,7 @@ extension ScreenRenderer {
     /// the rune, or right of the glyph with `healthMarkOnRight`. Returns the
     /// left edge of what it drew.
     @discardableResult
-    func drawLinkGlyph(_ link: LinkIndicator, rightEdge: Int, top: Int, healthMarkOnRight: Bool = false,
+    func drawLinkGlyph(_ link: PhoneLinkState, rightEdge: Int, top: Int, healthMarkOnRight: Bool = false,
                        into fb: Framebuffer) -> Int {
         let health = healthMark(link)
         if let health, healthMarkOnRight { icon(fb, health, x: rightEdge + 3, y: top) }
@@ -59,7 +60,7 @@ extension ScreenRenderer {
     }
 
     /// The health mark to show beside a connected link, if any.
-    func healthMark(_ link: LinkIndicator) -> Bitmap? {
+    func healthMark(_ link: PhoneLinkState) -> Bitmap? {
         guard link == .connected || link == .encrypted else { return nil }
         switch ancsHealth {
         case .unknown: return StatusIcons.healthUnknown

@@ -26,7 +26,7 @@ public final class WatchController: WatchModelSink {
     /// The watch's decisions and state.
     public let model: WatchModel
     /// The link to the phone as the status bar shows it.
-    public var link: LinkIndicator {
+    public var link: PhoneLinkState {
         get { model.link }
         set {
             model.linkChanged(newValue, now: loop.now)

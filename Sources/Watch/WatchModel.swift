@@ -45,7 +45,7 @@ public final class WatchModel {
 
     public internal(set) var screen: Screen = .waitingForPhone
     /// The link to the phone as the status bar shows it.
-    public internal(set) var link: LinkIndicator = .off
+    public internal(set) var link: PhoneLinkState = .off
     /// The notifications the screens show (an empty store without a phone).
     public internal(set) var notifications: any NotificationSource
     public internal(set) var isPhoneConnected = false
@@ -215,7 +215,7 @@ public final class WatchModel {
     }
 
     /// The status bar's link indicator changed (advertising, connected, encrypted...).
-    public func linkChanged(_ new: LinkIndicator, now: MonotonicInstant) {
+    public func linkChanged(_ new: PhoneLinkState, now: MonotonicInstant) {
         guard new != link else { return }
         link = new
         if new == .encrypted { linkBecameEstablished() }

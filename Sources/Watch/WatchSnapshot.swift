@@ -9,7 +9,7 @@ import Screens
 public struct WatchSnapshot: Sendable {
     public var screen: Screen
     public var displayPower: DisplayPowerState
-    public var link: LinkIndicator
+    public var link: PhoneLinkState
     /// A phone session is running.
     public var isPhoneConnected: Bool
     public var notificationCount: Int

@@ -327,14 +327,7 @@ public final class WatchDaemon {
                 self.attachPhone(channel, security: security, loop: loop, watch: watch)
             },
             disconnected: { [unowned(unsafe) watch] in watch.phoneDisconnected() },
-            stateChanged: { [unowned(unsafe) watch] state in
-                switch state {
-                case .off: watch.link = .off
-                case .advertising: watch.link = .advertising
-                case .connected: watch.link = .connected
-                case .encrypted: watch.link = .encrypted
-                }
-            },
+            stateChanged: { [unowned(unsafe) watch] state in watch.link = state },
             pairingRequested: { [unowned(unsafe) watch] passkey, reply in watch.showPairing(passkey: passkey, reply: reply) },
             pairingEnded: { [unowned(unsafe) watch] _ in watch.pairingFinished() },
             staleBond: { [unowned(unsafe) watch] address in

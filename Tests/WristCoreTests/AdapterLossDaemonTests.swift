@@ -149,7 +149,7 @@ import TextFormat
         let loop = try EpollLoop()
         var messages: [String] = []
         _ = try loop.addSource(fd: receiver.fd, events: .readable) { _ in messages += receiver.drain() }
-        var seen: [String: (Screen, LinkIndicator)] = [:]
+        var seen: [String: (Screen, PhoneLinkState)] = [:]
         var daemon: WatchDaemon!
         func look(_ when: String) {
             guard let watch = daemon.watch else { return }
