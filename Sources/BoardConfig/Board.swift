@@ -1,3 +1,4 @@
+import Graphics
 import Display
 import Haptics
 
@@ -59,12 +60,6 @@ public enum LineSelector: Equatable, Hashable, Sendable, CustomStringConvertible
     }
 }
 
-/// Where a button sits next to the panel, as the wearer looks at it (call and
-/// pairing labels are drawn over the button that performs them).
-public enum ButtonPosition: String, CaseIterable, Sendable {
-    case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
-}
-
 public struct ButtonWiring: Equatable, Sendable {
     public var role: ButtonRole
     /// A path (/dev/gpiochip0), name (gpiochip0) or label (pinctrl-rp1).
@@ -72,7 +67,9 @@ public struct ButtonWiring: Equatable, Sendable {
     public var line: LineSelector
     public var activeLow: Bool
     public var bias: LineBias
-    public var position: ButtonPosition? = nil
+    /// Where it sits next to the panel (call and pairing labels are drawn
+    /// over the button that performs them).
+    public var position: ButtonCorner? = nil
 }
 
 public struct MotorWiring: Equatable, Sendable {

@@ -1,3 +1,4 @@
+import Graphics
 import Notifications
 import Display
 import HAL
@@ -320,7 +321,7 @@ struct BoardValidator {
                 }
                 seen[role] = i
             }
-            let position = m["position"] == nil ? nil : choice(m, "position", "\(p).position", ButtonPosition.self, required: nil, what: "button position")
+            let position = m["position"] == nil ? nil : choice(m, "position", "\(p).position", ButtonCorner.self, required: nil, what: "button position")
             if let role, let chip, let line, let bias {
                 result.append(ButtonWiring(role: role, chip: chip, line: line, activeLow: activeLow, bias: bias, position: position))
             }

@@ -1,3 +1,4 @@
+import Graphics
 import HAL
 import Notifications
 
@@ -73,14 +74,6 @@ public struct StatusInfo: Sendable, Equatable {
         self.unread = unread
         self.doNotDisturb = doNotDisturb
     }
-}
-
-/// A corner of the panel, as the user looks at it.
-public enum ButtonCorner: Sendable, Equatable, CaseIterable {
-    case topLeft, topRight, bottomLeft, bottomRight
-
-    var isTop: Bool { self == .topLeft || self == .topRight }
-    var isLeft: Bool { self == .topLeft || self == .bottomLeft }
 }
 
 /// Where the positive and negative buttons sit next to the panel, so that

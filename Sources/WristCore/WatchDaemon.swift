@@ -286,18 +286,9 @@ public final class WatchDaemon {
 
     /// Call and pairing labels go over the buttons as the board file places them.
     private var buttonPlacement: ButtonPlacement {
-        func corner(_ p: ButtonPosition?) -> ButtonCorner? {
-            switch p {
-            case .topLeft: .topLeft
-            case .topRight: .topRight
-            case .bottomLeft: .bottomLeft
-            case .bottomRight: .bottomRight
-            case nil: nil
-            }
-        }
-        return ButtonPlacement(
-            positive: corner(board.button(.positive)?.position) ?? .bottomRight,
-            negative: corner(board.button(.negative)?.position) ?? .bottomLeft)
+        ButtonPlacement(
+            positive: board.button(.positive)?.position ?? .bottomRight,
+            negative: board.button(.negative)?.position ?? .bottomLeft)
     }
 
     private func makeButtons(loop: EpollLoop, watch: WatchController, devices: any BoardDevices) throws(WristCoreFailure) -> WatchButtons {

@@ -20,11 +20,11 @@ import Screens
 final class SelfTestPatterns {
     let fonts: ScreenFonts
     /// Where the positive (Yes) and negative (No) buttons sit.
-    let yesCorner: ButtonPosition
-    let noCorner: ButtonPosition
+    let yesCorner: ButtonCorner
+    let noCorner: ButtonCorner
     private let layout = TextLayout(capacity: 8)
 
-    init(fonts: ScreenFonts, yesCorner: ButtonPosition = .bottomRight, noCorner: ButtonPosition = .bottomLeft) {
+    init(fonts: ScreenFonts, yesCorner: ButtonCorner = .bottomRight, noCorner: ButtonCorner = .bottomLeft) {
         self.fonts = fonts
         self.yesCorner = yesCorner
         self.noCorner = noCorner
@@ -167,7 +167,7 @@ final class SelfTestPatterns {
         label("No", at: noCorner, into: fb)
     }
 
-    private func label(_ text: String, at corner: ButtonPosition, into fb: Framebuffer) {
+    private func label(_ text: String, at corner: ButtonCorner, into fb: Framebuffer) {
         let inset = 4
         let compact = fb.height < 48
         let width = TextLayout.measure(text, fonts: fonts.small)
