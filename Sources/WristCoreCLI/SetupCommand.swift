@@ -31,12 +31,6 @@ struct SetupCommand: WristcoreCommand {
             on a terminal; --buttons N answers without asking (scripts: without a terminal \
             and without --buttons, the board named is installed).
 
-            The board file decides which lines the service drives, so --to's directory \
-            must be one that only its owner can write, and that owner root or you (root \
-            does not install into another user's directory); a group- or world-writable \
-            directory, a shared one such as /tmp included, is refused before anything is \
-            written (exit 2). A missing directory is created (mode 0755).
-
             Examples:
               sudo wristcore setup --board rpi-zero2w
               sudo wristcore setup --board rpi-zero2w --buttons 2

@@ -166,59 +166,39 @@ public enum AtomicFile {
     }
 
     /// Pure: what is wrong with a directory owned and moded so, for a
-    /// process running as `euid` writing into it for `use` (nil when it is fine).
+    /// process running as `euid` writing into it for `use` (nil when it is
+    /// fine). One rule, its words by use: writable by its owner only (for a
+    /// configuration directory the sticky bit is no exception: in /tmp
+    /// anyone may take the name first, or again after a reboot empties it),
+    /// and owned by the running user or root; root writes into the service
+    /// user's state directory for them, never into another user's
+    /// configuration directory.
     public static func problem(with owner: FileOwner, directory: String, euid: uid_t, use: DirectoryUse = .state) -> HALError? {
-        switch use {
-        case .state: stateDirectoryProblem(with: owner, directory: directory, euid: euid)
-        case .configuration: configurationDirectoryProblem(with: owner, directory: directory, euid: euid)
-        }
-    }
-
-    /// The state directory's rule: root may write into the service user's.
-    static func stateDirectoryProblem(with owner: FileOwner, directory: String, euid: uid_t) -> HALError? {
         // Names are looked up (NSS) only when something is wrong.
         var who: String { "owner \(userName(owner.uid)), mode \(octal(owner.mode))" }
+        let state = use == .state
+        let operation = state ? "use the state directory \(directory)" : "use the directory \(directory)"
         if owner.mode & 0o022 != 0 {
+            let shared = !state && owner.mode & 0o1002 == 0o1002
+            let risk =
+                state ? "another user could replace the bond file"
+                : shared ? "other users may create files there, and the service could read one of theirs"
+                : "another user could replace the installed file"
+            let hint =
+                state ? "'sudo chmod 700 \(directory)'"
+                : shared ? "a shared directory such as /tmp is refused even with its sticky bit: choose a directory only root or you can write"
+                : "'chmod go-w \(directory)' as its owner, or choose a directory only root or you can write"
             return HALError(
-                operation: "use the state directory \(directory)", errno: 0,
-                reason: "it is \(owner.mode & 0o002 != 0 ? "world" : "group")-writable (\(who)): another user could replace the bond file",
-                hint: "'sudo chmod 700 \(directory)'")
+                operation: operation, errno: 0, reason: "it is \(owner.mode & 0o002 != 0 ? "world" : "group")-writable (\(who)): \(risk)", hint: hint)
         }
-        if owner.uid != euid && owner.uid != 0 && euid != 0 {
-            let me = userName(euid)
-            return HALError(
-                operation: "use the state directory \(directory)", errno: 0,
-                reason: "it belongs to another user (\(who)), not to \(me) or root",
-                hint: "run as \(userName(owner.uid)) (the service's User=), as root, or pass --state-dir with a directory of your own")
-        }
-        return nil
-    }
-
-    /// A configuration directory's rule: writable by its owner only, sticky
-    /// bit or not (in /tmp anyone may take the name first, or again after a
-    /// reboot empties it), and the owner is root or the running user, root
-    /// included: a file root installs for the service must not sit in a
-    /// directory another user controls.
-    static func configurationDirectoryProblem(with owner: FileOwner, directory: String, euid: uid_t) -> HALError? {
-        var who: String { "owner \(userName(owner.uid)), mode \(octal(owner.mode))" }
-        let operation = "use the directory \(directory)"
-        if owner.mode & 0o022 != 0 {
-            let shared = owner.mode & 0o1002 == 0o1002
-            return HALError(
-                operation: operation, errno: 0,
-                reason: "it is \(owner.mode & 0o002 != 0 ? "world" : "group")-writable (\(who)): "
-                    + (shared ? "other users may create files there, and the service could read one of theirs" : "another user could replace the installed file"),
-                hint: shared
-                    ? "a shared directory such as /tmp is refused even with its sticky bit: choose a directory only root or you can write"
-                    : "'chmod go-w \(directory)' as its owner, or choose a directory only root or you can write")
-        }
-        if owner.uid != euid && owner.uid != 0 {
-            return HALError(
-                operation: operation, errno: 0,
-                reason: "it belongs to another user (\(who)), not to \(euid == 0 ? "root" : userName(euid) + " or root"): they could replace the installed file",
-                hint: "choose a directory of root's or your own")
-        }
-        return nil
+        guard owner.uid != euid && owner.uid != 0 && (euid != 0 || !state) else { return nil }
+        let notTo = euid == 0 ? "root" : userName(euid) + " or root"
+        return HALError(
+            operation: operation, errno: 0,
+            reason: "it belongs to another user (\(who)), not to \(notTo)" + (state ? "" : ": they could replace the installed file"),
+            hint: state
+                ? "run as \(userName(owner.uid)) (the service's User=), as root, or pass --state-dir with a directory of your own"
+                : "choose a directory of root's or your own")
     }
 
     // MARK: - free space
