@@ -14,7 +14,6 @@ public enum SessionEndReason: Hashable, Sendable, CustomStringConvertible {
     case resubscribing
 
     /// The case name, as the logs show it.
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .disconnected: "disconnected"
@@ -44,7 +43,6 @@ public enum ANCSRequestError: Error, Hashable, Sendable, CustomStringConvertible
         if let ancs = ANCSErrorCode(rawValue: code) { self = .phone(ancs) } else { self = .att(code) }
     }
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .phone(let c): "phone answered \(c)"
@@ -71,7 +69,6 @@ public enum ANCSProtocolError: Error, Hashable, Sendable, CustomStringConvertibl
     case attributeExceedsMaxLength(NotificationUID, attributeID: UInt8, length: Int, maxLength: Int)
 
     /// As Swift's reflection printed it (the logs show it).
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .malformedNotificationSource(let e): "malformedNotificationSource(\(e))"
@@ -95,7 +92,6 @@ public enum LivenessResult: Hashable, Sendable, CustomStringConvertible {
     case noAnswer
 
     /// As Swift's reflection printed it (the logs show it).
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .alive: "alive"

@@ -137,7 +137,6 @@ public enum ANCSErrorCode: UInt8, Hashable, Sendable, CaseIterable, CustomString
     /// 0xA3: the action was not performed.
     case actionFailed = 0xA3
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .unknownCommand: "unknown command (0xA0)"

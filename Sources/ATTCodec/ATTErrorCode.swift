@@ -83,7 +83,6 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
         }
     }
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         let hex = String(rawValue, radix: 16, uppercase: true)
         return "\(name) (0x\(hex.count < 2 ? "0" + hex : hex))"

@@ -20,7 +20,6 @@ public enum ATTPDUError: Error, Equatable, Sendable, CustomStringConvertible {
         case format, elementLength, listLength, uuidLength, flags, handle, mtu, signature
     }
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .empty: "empty ATT PDU"

@@ -122,7 +122,6 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
         BluetoothUUID(littleEndian: bytes) == self
     }
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         if let short = uuid16 {
             let s = String(short, radix: 16, uppercase: true)

@@ -72,7 +72,6 @@ public struct CivilTime: Hashable, Sendable, CustomStringConvertible {
 
     /// `2024-03-14T18:30:05` (ISO 8601 without a zone; years beyond four
     /// digits and before year 0 get more digits and a sign).
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         func pad(_ v: Int, _ width: Int) -> String {
             let s = String(v.magnitude)

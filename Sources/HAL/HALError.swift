@@ -20,7 +20,6 @@ public struct HALError: Error, Equatable, Sendable, CustomStringConvertible {
         self.hint = hint
     }
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         var s = "\(operation): \(reason)"
         if let hint { s += "; \(hint)" }

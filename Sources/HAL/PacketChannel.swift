@@ -52,7 +52,6 @@ public enum LinkSecurityLevel: Int, Comparable, Sendable, CustomStringConvertibl
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .none: "none"

@@ -11,7 +11,6 @@ public enum PhoneLinkState: Sendable, Equatable, CustomStringConvertible {
     case encrypted
 
     /// The case name (the harness's `link`).
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .off: "off"

@@ -5,7 +5,6 @@ public enum NotificationAction: UInt8, Hashable, Sendable, CaseIterable, CustomS
     case negative = 1
 
     /// The case name, as the logs show it.
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String { self == .positive ? "positive" : "negative" }
 
     /// The flag that says this action exists.

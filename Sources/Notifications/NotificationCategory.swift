@@ -47,7 +47,6 @@ public enum NotificationCategory: Hashable, Sendable, CustomStringConvertible {
 
     /// The case name (`incomingCall`, `unknown(12)`), as the harness JSON, the
     /// logs and the board file's `motor.vibrate` keys show it.
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .other: "other"

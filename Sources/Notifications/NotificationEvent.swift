@@ -56,7 +56,6 @@ public enum NotificationActionError: Error, Hashable, Sendable, CustomStringConv
 
     /// As Swift's reflection printed it (the logs show it; the ActionID in
     /// the payload with its type's name, as reflection debug-printed it).
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .noSession: "noSession"

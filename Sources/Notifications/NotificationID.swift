@@ -6,6 +6,5 @@ public struct NotificationID: RawRepresentable, Hashable, Comparable, Sendable, 
     public init(_ rawValue: UInt32) { self.rawValue = rawValue }
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String { "#\(rawValue)" }
 }

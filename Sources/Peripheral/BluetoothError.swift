@@ -17,7 +17,6 @@ public struct BluetoothError: Error, Equatable, Sendable, CustomStringConvertibl
         self.init(error.operation + ": " + error.reason, hint: error.hint)
     }
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String { hint.map { "\(message); \($0)" } ?? message }
 
     static let bluetoothdHint = "bluetoothd is holding the adapter: stop it with 'sudo systemctl disable --now bluetooth.service', or run WristCore from deploy/wristcore.service, whose Conflicts=bluetooth.service stops it"

@@ -22,7 +22,6 @@ public enum ATTBearerError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The peer broke the protocol (an unexpected response ...): the link was closed.
     case protocolViolation(String)
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .linkClosed: "ATT link closed"

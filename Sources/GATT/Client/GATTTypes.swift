@@ -17,7 +17,6 @@ public enum GATTError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .att(let code, let handle): "\(code) on handle 0x\(String(handle, radix: 16))"
@@ -50,7 +49,6 @@ public struct GATTCharacteristic: Hashable, Sendable, CustomStringConvertible {
         self.cccdHandle = cccdHandle
     }
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         "\(uuid) decl 0x\(String(declarationHandle, radix: 16)) value 0x\(String(valueHandle, radix: 16))"
             + (cccdHandle.map { " cccd 0x\(String($0, radix: 16))" } ?? "")
@@ -73,7 +71,6 @@ public struct GATTService: Hashable, Sendable, CustomStringConvertible {
         characteristics.first { $0.uuid == uuid }
     }
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String { "\(uuid) \(range) [\(characteristics.count) characteristics]" }
 }
 

@@ -28,7 +28,6 @@ public enum DisconnectReason: UInt8, Sendable, CustomStringConvertible {
     case authenticationFailure = 4
     case localHostSuspend = 5
 
-    @inline(never)  // one copy, not one per log line (the firmware-sized daemon)
     public var description: String {
         switch self {
         case .unspecified: "unspecified"
