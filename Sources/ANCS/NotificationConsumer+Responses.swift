@@ -104,7 +104,7 @@ extension NotificationConsumer {
                     } else if id == NotificationAttributeID.messageSize.rawValue {
                         store.slots[i].messageSize = MessageSize.parse(v)
                     } else if id == NotificationAttributeID.date.rawValue {
-                        store.slots[i].date = ANCSDateTime(parsing: v)
+                        store.slots[i].date = ANCSDate.parse(v)
                     }
                 }
                 k += 1

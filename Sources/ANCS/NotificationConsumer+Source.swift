@@ -52,7 +52,7 @@ extension NotificationConsumer: NotificationSource {
         let s = store.slots[i]
         return Notification(
             uid: NotificationUID(s.uid), flags: s.flags, category: s.category, categoryCount: s.categoryCount,
-            isFromPreviousSession: s.retained, available: s.present, truncated: s.truncated, date: s.date?.civil,
+            isFromPreviousSession: s.retained, available: s.present, truncated: s.truncated, date: s.date,
             messageSize: s.messageSize, isFetchPending: s.hasWork,
             isAwaitingAppName: configuration.fetchAppNames && s.present.contains(.appIdentifier)
                 && !s.truncated.contains(.appIdentifier) && appName(slot: i, s) == nil,

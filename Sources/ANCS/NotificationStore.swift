@@ -2,6 +2,7 @@
 // the request queue. Everything is allocated once in init; nothing here
 // allocates afterwards.
 
+import HAL
 import Notifications
 
 /// One stored notification's bookkeeping (its text lives in the arena).
@@ -15,7 +16,7 @@ struct Slot {
     var lengths = InlineArray<7, UInt16>(repeating: 0)  // NotificationTextField order, then the kept app name
     var present = NotificationFields()  // attributes whose current value is stored
     var truncated = NotificationFields()
-    var date: ANCSDateTime? = nil
+    var date: CivilTime? = nil
     var messageSize: Int? = nil
     var needsFetch = false  // the basic attributes are due (Added / Modified)
     var wantsMessage = false  // the message is due (Important, call, shown)

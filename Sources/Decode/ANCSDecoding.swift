@@ -177,7 +177,7 @@ public enum ANCSDecoding {
             ]
             if !QuotedText.isValidUTF8(v) { f.append(DecodeField("value_hex", .hex(v))) }
             if !app, a.id == NotificationAttributeID.date.rawValue,
-                let d = v.withUnsafeBytes({ ANCSDateTime(parsing: $0) }) {
+                let d = v.withUnsafeBytes({ ANCSDate.parse($0) }) {
                 t += " (\(d))"
                 f.append(DecodeField("date", .string(d.description)))
             }

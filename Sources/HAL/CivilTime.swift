@@ -8,7 +8,7 @@
 /// `civil_from_days`), no Foundation, no allocation. Fields are not
 /// validated: `days(year:month:day:)` counts day 31 of February as 3 March
 /// (or 2 March in a leap year), the way `mktime` normalises.
-public struct CivilTime: Hashable, Sendable, CustomStringConvertible {
+public struct CivilTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var year: Int
     /// 1 January ... 12 December.
     public var month: Int
@@ -67,8 +67,24 @@ public struct CivilTime: Hashable, Sendable, CustomStringConvertible {
         return days * Self.secondsPerDay + secondOfDay
     }
 
-    /// 1 Monday ... 7 Sunday.
+    /// 1 Monday ... 7 Sunday, the day the date falls on (a clock's own
+    /// day-of-week, such as the Current Time characteristic's, is not kept:
+    /// the date decides).
     public var weekday: Int { Self.weekday(daysSinceEpoch: daysSinceEpoch) }
+
+    /// Every field within its calendar range (the month has that day, 0...23
+    /// hours, 0...59 minutes and seconds): what a parser of outside bytes
+    /// checks before using the value.
+    public var isValid: Bool {
+        (1...12).contains(month) && day >= 1 && day <= Self.daysIn(month: month, year: year)
+            && (0...23).contains(hour) && (0...59).contains(minute) && (0...59).contains(second)
+    }
+
+    /// Earlier on the calendar, field by field (meaningful for valid times).
+    public static func < (a: Self, b: Self) -> Bool {
+        (a.year, a.month, a.day, a.hour, a.minute, a.second)
+            < (b.year, b.month, b.day, b.hour, b.minute, b.second)
+    }
 
     /// `2024-03-14T18:30:05` (ISO 8601 without a zone; years beyond four
     /// digits and before year 0 get more digits and a sign).

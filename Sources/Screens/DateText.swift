@@ -8,14 +8,8 @@ import HAL
 /// difference is right except across a DST change.
 enum DateText {
     /// Seconds from a notification's date to `now` (negative when it is in the future).
-    static func age(of date: CivilTime, at now: WallClockTime) -> Int {
-        Int(now.civil.secondsSinceEpoch - date.secondsSinceEpoch)
-    }
-
-    /// The weekday a time says (1 Monday ... 7 Sunday), or the one its date falls on.
-    static func weekday(_ t: WallClockTime) -> Int {
-        if let w = t.weekday, (1...7).contains(w) { return w }
-        return CivilTime.weekday(year: t.year, month: t.month, day: t.day)
+    static func age(of date: CivilTime, at now: CivilTime) -> Int {
+        Int(now.secondsSinceEpoch - date.secondsSinceEpoch)
     }
 
     /// Appends a notification's age: "now" under a minute (or in the
@@ -47,19 +41,5 @@ enum DateText {
     static func appendMonth(_ m: Int, to out: TextScratch) {
         let i = min(max(m, 1), 12) - 1
         out.append(UnsafeRawBufferPointer(rebasing: monthNames.rawBytes[(3 * i)..<(3 * i + 3)]))
-    }
-}
-
-extension WallClockTime {
-    /// A clock's reading, with the weekday its date falls on.
-    public init(_ civil: CivilTime) {
-        self.init(
-            year: civil.year, month: civil.month, day: civil.day, hour: civil.hour, minute: civil.minute,
-            second: civil.second, weekday: civil.weekday)
-    }
-
-    /// The same wall-clock time, for calendar arithmetic (the weekday is the date's).
-    public var civil: CivilTime {
-        CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 }

@@ -34,41 +34,19 @@ public enum Screen: Sendable, Equatable {
     case nowPlaying
 }
 
-/// A local wall-clock time: from the phone's Current Time Service when
-/// known, else the system clock. Fields are not validated; the renderer
-/// clamps what it prints.
-public struct WallClockTime: Sendable, Equatable {
-    public var year: Int
-    public var month: Int
-    public var day: Int
-    public var hour: Int
-    public var minute: Int
-    public var second: Int
-    /// 1 Monday ... 7 Sunday; nil to compute it from the date.
-    public var weekday: Int?
-
-    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int = 0, weekday: Int? = nil) {
-        self.year = year
-        self.month = month
-        self.day = day
-        self.hour = hour
-        self.minute = minute
-        self.second = second
-        self.weekday = weekday
-    }
-}
-
 /// What the status bar (and the idle clock) shows.
 public struct StatusInfo: Sendable, Equatable {
-    /// nil: the time is unknown ("--:--").
-    public var time: WallClockTime?
+    /// The local wall-clock time, from the phone's Current Time Service when
+    /// known, else the system clock; nil: unknown ("--:--"). Fields are not
+    /// validated; the renderer clamps what it prints.
+    public var time: CivilTime?
     public var link: PhoneLinkState
     /// Unread notifications (0 hides the count).
     public var unread: Int
     /// Do Not Disturb is on: a moon in the status bar.
     public var doNotDisturb = false
 
-    public init(time: WallClockTime?, link: PhoneLinkState, unread: Int, doNotDisturb: Bool = false) {
+    public init(time: CivilTime?, link: PhoneLinkState, unread: Int, doNotDisturb: Bool = false) {
         self.time = time
         self.link = link
         self.unread = unread

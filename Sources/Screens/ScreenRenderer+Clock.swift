@@ -1,3 +1,4 @@
+import HAL
 import Graphics
 
 extension ScreenRenderer {
@@ -17,7 +18,7 @@ extension ScreenRenderer {
             let column = timeWidth + 8
             if let t = status.time {
                 scratch.clear()
-                DateText.appendWeekday(DateText.weekday(t), to: scratch)
+                DateText.appendWeekday(t.weekday, to: scratch)
                 line(fb, scratch.bytes, fonts.small, x: column, baseline: 8, maxWidth: width - column)
                 scratch.clear().append(decimal: t.day)
                 line(fb, scratch.bytes, fonts.small, x: column, baseline: 19, maxWidth: width - column)
@@ -33,7 +34,7 @@ extension ScreenRenderer {
         drawBigTime(status.time, x: (width - timeWidth) / 2, top: top, into: fb)
         if let t = status.time {
             scratch.clear()
-            DateText.appendWeekday(DateText.weekday(t), to: scratch)
+            DateText.appendWeekday(t.weekday, to: scratch)
             scratch.append(" ").append(decimal: t.day).append(" ")
             DateText.appendMonth(t.month, to: scratch)
             line(fb, scratch.bytes, fonts.body, x: 0, baseline: top + digits.height + 16, maxWidth: width, alignment: .center)
@@ -49,7 +50,7 @@ extension ScreenRenderer {
     /// Draws "HH:MM" (or "--:--") in `ClockDigits` with its top-left corner
     /// at (`x`, `top`): segments and the colon, nothing else, so a tick
     /// changes only the columns of the digits that changed.
-    func drawBigTime(_ time: WallClockTime?, x: Int, top: Int, into fb: Framebuffer) {
+    func drawBigTime(_ time: CivilTime?, x: Int, top: Int, into fb: Framebuffer) {
         let digits = ClockDigits.idle
         var masks: (UInt8, UInt8, UInt8, UInt8) = (ClockDigits.dash, ClockDigits.dash, ClockDigits.dash, ClockDigits.dash)
         if let t = time {

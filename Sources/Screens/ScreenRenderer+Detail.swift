@@ -258,7 +258,7 @@ extension ScreenRenderer {
     }
 
     /// "18:30" on the same day as `now` (or when `now` is unknown), else "14 Mar".
-    func appendShortDate(_ date: CivilTime, now: WallClockTime?, to out: TextScratch) {
+    func appendShortDate(_ date: CivilTime, now: CivilTime?, to out: TextScratch) {
         if let now, now.year != date.year || now.month != date.month || now.day != date.day {
             out.append(decimal: date.day).append(" ")
             DateText.appendMonth(date.month, to: out)

@@ -16,7 +16,7 @@ extension ScreenRenderer {
     }
 
     /// "HH:MM", or "--:--" when the time is unknown.
-    func appendTime(_ time: WallClockTime?, to out: TextScratch) {
+    func appendTime(_ time: CivilTime?, to out: TextScratch) {
         if let t = time {
             out.append(decimal: min(max(t.hour, 0), 23), width: 2).append(":")
                 .append(decimal: min(max(t.minute, 0), 59), width: 2)

@@ -23,9 +23,9 @@ public struct WallClock {
     /// The phone's latest time, kept when the phone goes away.
     public private(set) var phoneClock: PhoneClock?
     /// The system clock in local time, nil while unsynchronised.
-    let systemClock: @Sendable () -> WallClockTime?
+    let systemClock: @Sendable () -> CivilTime?
 
-    public init(systemClock: @escaping @Sendable () -> WallClockTime?) {
+    public init(systemClock: @escaping @Sendable () -> CivilTime?) {
         self.systemClock = systemClock
     }
 
@@ -43,7 +43,7 @@ public struct WallClock {
     }
 
     /// The local time at `now`; nil when unknown.
-    public func time(at now: MonotonicInstant) -> WallClockTime? {
+    public func time(at now: MonotonicInstant) -> CivilTime? {
         phoneTime(at: now) ?? systemClock()
     }
 
@@ -57,11 +57,12 @@ public struct WallClock {
         phoneClock?.nextMinute(after: now)
     }
 
-    private func phoneTime(at now: MonotonicInstant) -> WallClockTime? {
+    private func phoneTime(at now: MonotonicInstant) -> CivilTime? {
         guard let t = phoneClock?.localTime(at: now) else { return nil }
-        let weekday = t.dayOfWeek >= 1 && t.dayOfWeek <= 7 ? Int(t.dayOfWeek) : nil
-        return WallClockTime(
+        // The characteristic's own day-of-week is not kept: the date decides
+        // the weekday (CivilTime.weekday).
+        return CivilTime(
             year: Int(t.year), month: Int(t.month), day: Int(t.day),
-            hour: Int(t.hours), minute: Int(t.minutes), second: Int(t.seconds), weekday: weekday)
+            hour: Int(t.hours), minute: Int(t.minutes), second: Int(t.seconds))
     }
 }

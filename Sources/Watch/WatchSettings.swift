@@ -29,7 +29,7 @@ public struct WatchSettings: Sendable {
     /// injects LinuxHAL's `LocalClock` gated by `SystemClock.isSynchronised`;
     /// by default a fixed time, so nothing built without the root (a test)
     /// reads the host's clock. See `WallClock`.
-    public var systemClock: @Sendable () -> WallClockTime?
+    public var systemClock: @Sendable () -> CivilTime?
     /// Inside these hours (on the watch's clock, `WallClock`) nothing
     /// vibrates but an `alwaysAlert` app; nil, or the time unknown: never quiet.
     public var quietHours: QuietHours?
@@ -41,9 +41,9 @@ public struct WatchSettings: Sendable {
     public var setSystemClock: (@Sendable (_ localNanoseconds: Int64, _ utcOffsetSeconds: Int?) throws(HALError) -> Void)?
 
     /// What `systemClock` says unless one is injected: 2000-01-01 00:00, a Saturday.
-    public static let fixedTime = WallClockTime(year: 2000, month: 1, day: 1, hour: 0, minute: 0, second: 0, weekday: 6)
+    public static let fixedTime = CivilTime(year: 2000, month: 1, day: 1)
 
-    public init(systemClock: @escaping @Sendable () -> WallClockTime? = { WatchSettings.fixedTime }) {
+    public init(systemClock: @escaping @Sendable () -> CivilTime? = { WatchSettings.fixedTime }) {
         self.systemClock = systemClock
     }
 }

@@ -41,7 +41,7 @@ public final class WatchDaemon {
         /// The system clock is LinuxHAL's local time while it is synchronised,
         /// else unknown (demo and tests pin it).
         public var settings = WatchSettings(systemClock: {
-            SystemClock.isSynchronisedRecently ? WallClockTime(LocalClock.now()) : nil
+            SystemClock.isSynchronisedRecently ? LocalClock.now() : nil
         })
         /// Use `settings`' display power timings instead of the board file's.
         public var keepPowerSettings = false

@@ -210,13 +210,13 @@ struct ControlPointTests {
 struct DateAndSizeTests {
     @Test("yyyyMMdd'T'HHmmSS parses into calendar fields")
     func validDate() throws {
-        let d = try #require(ANCSDateTime("20140509T193005"))
+        let d = try #require(ANCSDate.parse("20140509T193005"))
         #expect(d.year == 2014 && d.month == 5 && d.day == 9)
         #expect(d.hour == 19 && d.minute == 30 && d.second == 5)
         #expect(d.description == "2014-05-09T19:30:05")
-        #expect(ANCSDateTime("20240229T000000") != nil)  // leap day
-        #expect(ANCSDateTime("20001231T235959") != nil)
-        #expect(try #require(ANCSDateTime("20240101T000000")) > d)
+        #expect(ANCSDate.parse("20240229T000000") != nil)  // leap day
+        #expect(ANCSDate.parse("20001231T235959") != nil)
+        #expect(try #require(ANCSDate.parse("20240101T000000")) > d)
     }
 
     @Test("malformed dates are nil, never a crash", arguments: [
@@ -226,7 +226,7 @@ struct DateAndSizeTests {
         "20140509T193060", "2014O509T193000", "+0140509T193000", "20140509T19300\u{0}", "２０１４0509T193000",
     ])
     func malformedDate(text: String) {
-        #expect(ANCSDateTime(text) == nil)
+        #expect(ANCSDate.parse(text) == nil)
     }
 
     @Test("MessageSize is ASCII decimal")

@@ -220,7 +220,7 @@ struct ConsumerTests {
         h.answer()
         let n = h.consumer.notification(NotificationUID(1))
         #expect(n?.subtitle == "sub")
-        #expect(n?.date == ANCSDateTime("20240314T183005")?.civil)
+        #expect(n?.date == ANCSDate.parse("20240314T183005"))
     }
 
     @Test("a long message is stored up to the max length we asked for")

@@ -45,7 +45,7 @@ struct PreviousSessionTests {
         let bob = try #require(h.consumer.notification(NotificationUID(kept[0].uid)))
         #expect(bob.appDisplayName == "Messages")
         #expect(!bob.flags.contains(.positiveAction) && !bob.flags.contains(.negativeAction))
-        #expect(bob.date == Array("20240314T183005".utf8).withUnsafeBytes { ANCSDateTime(parsing: $0) }?.civil)
+        #expect(bob.date == Array("20240314T183005".utf8).withUnsafeBytes { ANCSDate.parse($0) })
         #expect(h.consumer.statistics.previousSessionKept == 2)
         // Nothing reaches the phone for them.
         h.consumer.sessionStarted(now: h.now)

@@ -1,3 +1,4 @@
+import HAL
 import ANCS
 import Notifications
 import Graphics
@@ -26,8 +27,8 @@ import Testing
         [0, 9, 10, 19, 20, 23].contains(m / 60) || m % 60 == 0
     }
 
-    static func time(_ m: Int) -> WallClockTime {
-        WallClockTime(year: 2024, month: 3, day: 14, hour: m / 60, minute: m % 60)
+    static func time(_ m: Int) -> CivilTime {
+        CivilTime(year: 2024, month: 3, day: 14, hour: m / 60, minute: m % 60)
     }
 
     /// Every minute of a day: the changed pixels lie in the changed digits'

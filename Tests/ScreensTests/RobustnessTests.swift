@@ -1,3 +1,4 @@
+import HAL
 import ANCS
 import Notifications
 import Graphics
@@ -12,9 +13,9 @@ struct RobustnessTests {
     func oddStatus() {
         let f = Fixture()
         let odd = [
-            StatusInfo(time: WallClockTime(year: -5, month: 0, day: 0, hour: 99, minute: -3, second: 70, weekday: 9),
+            StatusInfo(time: CivilTime(year: -5, month: 0, day: 0, hour: 99, minute: -3, second: 70),
                        link: .off, unread: -4),
-            StatusInfo(time: WallClockTime(year: 99999, month: 13, day: 40, hour: 23, minute: 59), link: .advertising,
+            StatusInfo(time: CivilTime(year: 99999, month: 13, day: 40, hour: 23, minute: 59), link: .advertising,
                        unread: Int.max),
         ]
         for size in [(128, 64), (128, 32)] {
@@ -29,7 +30,7 @@ struct RobustnessTests {
         }
         // Hour 99 and minute -3 are clamped to 23 and 00.
         let r = Panel().renderer
-        r.appendTime(WallClockTime(year: 2024, month: 1, day: 1, hour: 99, minute: -3), to: r.scratch.clear())
+        r.appendTime(CivilTime(year: 2024, month: 1, day: 1, hour: 99, minute: -3), to: r.scratch.clear())
         #expect(String(decoding: r.scratch.bytes, as: UTF8.self) == "23:00")
     }
 

@@ -173,9 +173,9 @@ final class Fixture {
 }
 
 /// 2024-03-14 (a Thursday) 18:42:00, twelve minutes after the posts' date.
-let thursdayEvening = WallClockTime(year: 2024, month: 3, day: 14, hour: 18, minute: 42, second: 0)
+let thursdayEvening = CivilTime(year: 2024, month: 3, day: 14, hour: 18, minute: 42, second: 0)
 
-func status(_ link: PhoneLinkState = .encrypted, unread: Int = 3, time: WallClockTime? = thursdayEvening) -> StatusInfo {
+func status(_ link: PhoneLinkState = .encrypted, unread: Int = 3, time: CivilTime? = thursdayEvening) -> StatusInfo {
     StatusInfo(time: time, link: link, unread: unread)
 }
 

@@ -26,8 +26,8 @@ import Watch
     /// The wall clock the watch reads (set by the test between renders).
     final class Clock: @unchecked Sendable {
         var minuteOfDay = 0
-        var time: WallClockTime {
-            WallClockTime(year: 2024, month: 3, day: 14, hour: minuteOfDay / 60, minute: minuteOfDay % 60, weekday: 4)
+        var time: CivilTime {
+            CivilTime(year: 2024, month: 3, day: 14, hour: minuteOfDay / 60, minute: minuteOfDay % 60)
         }
     }
 

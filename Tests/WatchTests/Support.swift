@@ -289,12 +289,12 @@ extension ModelRig {
 /// A system clock a test sets (the watch reads it through
 /// `WatchSettings.systemClock`, as the daemon reads the real one).
 final class SettableClock: @unchecked Sendable {
-    var time: WallClockTime?
-    init(_ time: WallClockTime? = nil) { self.time = time }
-    var read: @Sendable () -> WallClockTime? { { [self] in self.time } }
+    var time: CivilTime?
+    init(_ time: CivilTime? = nil) { self.time = time }
+    var read: @Sendable () -> CivilTime? { { [self] in self.time } }
 
     /// 2024-05-01 at hh:mm.
-    static func at(_ hh: Int, _ mm: Int) -> WallClockTime {
-        WallClockTime(year: 2024, month: 5, day: 1, hour: hh, minute: mm, second: 0, weekday: 3)
+    static func at(_ hh: Int, _ mm: Int) -> CivilTime {
+        CivilTime(year: 2024, month: 5, day: 1, hour: hh, minute: mm, second: 0)
     }
 }

@@ -40,7 +40,7 @@ import Watch
         let fb = Framebuffer(width: 128, height: 64)
         ScreenRenderer(width: 128, height: 64, fonts: Rig.fonts).render(
             .nowPlaying,
-            status: StatusInfo(time: WallClockTime(year: 2024, month: 5, day: 1, hour: 9, minute: 41, second: 0, weekday: 3),
+            status: StatusInfo(time: CivilTime(year: 2024, month: 5, day: 1, hour: 9, minute: 41, second: 0),
                                link: rig.watch.link, unread: rig.watch.unread),
             notifications: rig.watch.notifications, into: fb,
             nowPlaying: NowPlayingContent(media: media, now: rig.loop.now))
@@ -162,7 +162,7 @@ import Watch
         let fb = Framebuffer(width: 128, height: 64)
         ScreenRenderer(width: 128, height: 64, fonts: Rig.fonts).render(
             .nowPlaying,
-            status: StatusInfo(time: WallClockTime(year: 2024, month: 5, day: 1, hour: 9, minute: 41, second: 0, weekday: 3),
+            status: StatusInfo(time: CivilTime(year: 2024, month: 5, day: 1, hour: 9, minute: 41, second: 0),
                                link: rig.watch.link, unread: 0),
             notifications: rig.watch.notifications, into: fb,
             nowPlaying: rig.watch.model.nowPlayingContent(now: rig.loop.now))

@@ -103,10 +103,10 @@ final class LoopWallClockAsUTC: @unchecked Sendable {
     weak var loop: ManualLoop?
     var synchronised = true
 
-    var read: @Sendable () -> WallClockTime? {
+    var read: @Sendable () -> CivilTime? {
         { [self] in
             guard synchronised, let loop else { return nil }
-            return WallClockTime(loop.wallClockNow.utc)
+            return loop.wallClockNow.utc
         }
     }
 }

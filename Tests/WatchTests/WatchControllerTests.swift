@@ -58,7 +58,7 @@ import Watch
         ) throws {
             loop = ManualLoop(now: MonotonicInstant(nanoseconds: 1_000_000_000), wallClock: wallClock)
             var settings = WatchSettings()
-            settings.systemClock = { WallClockTime(year: 2024, month: 5, day: 1, hour: 9, minute: 41, second: 0, weekday: 3) }
+            settings.systemClock = { CivilTime(year: 2024, month: 5, day: 1, hour: 9, minute: 41, second: 0) }
             settings.quietHours = quietHours
             configure(&settings)
             driver = OLEDDriver(spec: .ssd1306_128x64, transport: transport)
@@ -81,7 +81,7 @@ import Watch
 
         /// The picture the watch should show now: `screen` drawn afresh with
         /// this status (time, link, unread) and the model's burn-in shift.
-        func expectedImage(_ screen: Screen = .waitingForPhone, time: WallClockTime?) -> MonoImage {
+        func expectedImage(_ screen: Screen = .waitingForPhone, time: CivilTime?) -> MonoImage {
             let fb = Framebuffer(width: 128, height: 64)
             ScreenRenderer(width: 128, height: 64, fonts: Self.fonts).render(
                 screen, status: StatusInfo(time: time, link: watch.link, unread: watch.unread),

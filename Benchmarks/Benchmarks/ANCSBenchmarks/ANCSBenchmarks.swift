@@ -185,7 +185,7 @@ let benchmarks: @Sendable () -> Void = {
                             k += 1
                         }
                         if let v = r.value(at: 4), let size = MessageSize.parse(v) { tally.decoded += size }
-                        if let v = r.value(at: 5), let date = ANCSDateTime(parsing: v) { tally.decoded += date.minute }
+                        if let v = r.value(at: 5), let date = ANCSDate.parse(v) { tally.decoded += date.minute }
                     }
                     i = j
                 }

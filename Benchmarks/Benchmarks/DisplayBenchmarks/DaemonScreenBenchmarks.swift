@@ -48,7 +48,7 @@ final class DaemonScreens {
     }
 
     func status() -> StatusInfo {
-        StatusInfo(time: WallClockTime(year: 2024, month: 3, day: 14, hour: minuteOfDay / 60, minute: minuteOfDay % 60, weekday: 4),
+        StatusInfo(time: CivilTime(year: 2024, month: 3, day: 14, hour: minuteOfDay / 60, minute: minuteOfDay % 60),
                    link: .encrypted, unread: 0)
     }
 

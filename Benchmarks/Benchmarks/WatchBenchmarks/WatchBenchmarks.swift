@@ -170,7 +170,7 @@ final class DetailRenderRig {
     let framebuffer = Framebuffer(width: 128, height: 64)
     let panel = EmulatedI2CDisplay(panel: .ssd1306_128x64)
     let driver: OLEDDriver
-    let status = StatusInfo(time: WallClockTime(year: 2024, month: 5, day: 1, hour: 12, minute: 34), link: .encrypted, unread: 2)
+    let status = StatusInfo(time: CivilTime(year: 2024, month: 5, day: 1, hour: 12, minute: 34), link: .encrypted, unread: 2)
     let uids: (NotificationUID, NotificationUID)
     var k = 0
 

@@ -67,7 +67,7 @@ final class WatchRig {
         if followEvents { options.harnessEndpoint = "unix:\(harnessPath)" }
         if !systemTime {
             // A fixed system time (the phone's Current Time replaces it anyway).
-            options.settings.systemClock = { WallClockTime(year: 2024, month: 5, day: 1, hour: 12, minute: 0, second: 0, weekday: 3) }
+            options.settings.systemClock = { CivilTime(year: 2024, month: 5, day: 1, hour: 12, minute: 0, second: 0) }
         }
         // At the daemon's default level (`.info`, as `wristcore run` starts),
         // into a sink that drops the lines: messages at or above the level are

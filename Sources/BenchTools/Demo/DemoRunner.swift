@@ -50,7 +50,7 @@ public final class DemoRunner {
 
     /// The time the watch shows before the simulated phone sends its own:
     /// the same as the phone's, so every frame is reproducible.
-    static let demoTime = WallClockTime(year: 2024, month: 5, day: 1, hour: 12, minute: 0, second: 0, weekday: 3)
+    static let demoTime = CivilTime(year: 2024, month: 5, day: 1, hour: 12)
 
     /// - Parameter pinnedClock: the system time to show until the phone sends
     ///   its own (headless runs pin it so every frame is reproducible).

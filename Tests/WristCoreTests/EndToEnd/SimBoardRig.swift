@@ -31,7 +31,7 @@ final class SimBoardRig {
     let harness: HarnessClient
 
     /// The system clock the watch sees before the phone sends its time (pinned, for golden images).
-    static let pinnedTime = WallClockTime(year: 2024, month: 5, day: 1, hour: 9, minute: 41, second: 0, weekday: 3)
+    static let pinnedTime = CivilTime(year: 2024, month: 5, day: 1, hour: 9, minute: 41, second: 0)
 
     /// - Parameter logger: the daemon's logger (default: critical only, or
     ///   debug with WRISTCORE_E2E_LOG set).
