@@ -131,13 +131,24 @@ public enum ANCSEvent: Hashable, Sendable {
     case protocolError(ANCSProtocolError)
 }
 
+/// What became of a Control Point write at once.
+public enum ControlPointWrite: Sendable, Equatable {
+    /// Handed to the link: report its ATT outcome later with
+    /// `controlPointWriteSucceeded(now:)` / `controlPointWriteFailed(...)`.
+    case sent
+    /// Not sent (no Control Point, the link's queue full, too long, the
+    /// link closed): the consumer handles it as a write failed with this
+    /// ATT error code, in its own loop (no call back into it).
+    case notSent(attErrorCode: UInt8)
+}
+
 /// Where the consumer sends its output. Set once; calls never allocate.
 public protocol ANCSConsumerSink: AnyObject {
     /// Write these bytes to the Control Point (ATT Write Request). The bytes
-    /// are valid only during the call. Report the ATT outcome with
-    /// `controlPointWriteSucceeded(now:)` / `controlPointWriteFailed(...)`,
-    /// possibly from inside this call.
-    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer)
+    /// are valid only during the call. A write that cannot go out says so
+    /// in its result; one that went out reports its ATT outcome with
+    /// `controlPointWriteSucceeded(now:)` / `controlPointWriteFailed(...)`.
+    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) -> ControlPointWrite
     /// An event for the layers above.
     func ancsEvent(_ event: ANCSEvent)
 }

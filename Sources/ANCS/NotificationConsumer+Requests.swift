@@ -6,14 +6,16 @@ import Notifications
 // pre-existing notifications still need) and the command bytes it writes.
 
 extension NotificationConsumer {
+    /// Writes the next request while none is outstanding. Nothing calls back
+    /// in here from inside a write: a write that cannot go out is the sink's
+    /// result (`ControlPointWrite.notSent`), handled in this loop, and the
+    /// watch applies its requests after the consumer's events return (the
+    /// watch model's effects). So the loop needs no re-entrancy guard.
     func pump(now: MonotonicInstant) {
-        guard !pumping else { return }
-        pumping = true
         while isSessionActive && active == nil && !writeOutstanding {
             guard let w = nextWork() else { break }
             dispatch(w, now: now)
         }
-        pumping = false
         if reconciling { checkReconciliation(now: now) }
     }
 
@@ -154,7 +156,9 @@ extension NotificationConsumer {
         writeTag = tag
         writeSentAt = now
         statistics.requestsSent += 1
-        sink?.ancsWriteControlPoint(UnsafeRawBufferPointer(rebasing: command[0..<length]))
+        if case .notSent(let code)? = sink?.ancsWriteControlPoint(UnsafeRawBufferPointer(rebasing: command[0..<length])) {
+            writeFailed(attErrorCode: code, now: now)  // pump's loop goes on to the next request
+        }
     }
 
 }

@@ -48,7 +48,6 @@ public final class NotificationConsumer {
     var writeTag: UInt32 = 0
     var writeSentAt = MonotonicInstant.zero
     var nextTag: UInt32 = 1
-    var pumping = false
     /// Events being delivered (the sink is running).
     var emitting = 0
     var probeRequested = false
@@ -248,6 +247,13 @@ public final class NotificationConsumer {
     /// The last Control Point write failed with this ATT error code
     /// (0xA0–0xA3 are ANCS's own; others are ATT's).
     public func controlPointWriteFailed(attErrorCode code: UInt8, now: MonotonicInstant) {
+        writeFailed(attErrorCode: code, now: now)
+        pump(now: now)
+    }
+
+    /// A failed write's bookkeeping (the request fails, or the probe's
+    /// answer is read from the code), without writing the next one.
+    func writeFailed(attErrorCode code: UInt8, now: MonotonicInstant) {
         guard writeOutstanding else {
             emit(.protocolError(.unexpectedWriteResponse))
             return
@@ -272,7 +278,6 @@ public final class NotificationConsumer {
                 fail(error, now: now)
             }
         }
-        pump(now: now)
     }
 
     // MARK: time

@@ -175,19 +175,19 @@ public final class ANCSSource: ANCSConsumerSink {
 
     // MARK: - ANCSConsumerSink
 
-    public func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) {
+    public func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) -> ControlPointWrite {
         guard controlPointHandle != 0 else {
             commandNotSent(.noControlPoint)
-            consumer.controlPointWriteFailed(attErrorCode: ATTErrorCode.invalidHandle.rawValue, now: loop.now)
-            return
+            return .notSent(attErrorCode: ATTErrorCode.invalidHandle.rawValue)
         }
         do throws(ATTBearerError) {
             try client.write(handle: controlPointHandle, value: command, then: controlPointCompletion)
+            return .sent
         } catch {
-            // Queue full, too long or link closed: say so (once), and report
-            // it to the consumer as a failed write (it retries fetches).
+            // Queue full, too long or link closed: say so (once); the
+            // consumer takes it as a failed write (it retries fetches).
             commandNotSent(PhoneSession.CommandFailure(error, length: command.count))
-            consumer.controlPointWriteFailed(attErrorCode: ATTErrorCode.unlikelyError.rawValue, now: loop.now)
+            return .notSent(attErrorCode: ATTErrorCode.unlikelyError.rawValue)
         }
     }
 

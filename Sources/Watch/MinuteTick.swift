@@ -22,6 +22,8 @@ final class MinuteTick {
     /// The minute tick on the system clock (made in `start`).
     private var wallMinuteTimer: WallClockTimerID?
     private var systemClockSetFailed = false
+    /// Applies the model's effects after a tick (the controller's `afterInput`).
+    var afterTick: () -> Void = {}
 
     init(model: WatchModel, loop: any EventLoop, logger: Logger, settings: WatchSettings) {
         self.model = model
@@ -80,6 +82,7 @@ final class MinuteTick {
     private func ticked() {
         model.minuteTicked(now: loop.now)
         arm()
+        afterTick()
     }
 
     /// Board option `setSystemClock`: the phone's time sets an

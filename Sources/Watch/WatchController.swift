@@ -22,7 +22,7 @@ import Screens
 /// Steady state allocates nothing: a notification arriving, vibrating,
 /// rendering and flushing, and a button press performing an action, only use
 /// state and closures created here once (see Benchmarks/WatchBenchmarks).
-public final class WatchController: WatchModelSink {
+public final class WatchController {
     /// The watch's decisions and state.
     public let model: WatchModel
     /// The link to the phone as the status bar shows it.
@@ -30,7 +30,7 @@ public final class WatchController: WatchModelSink {
         get { model.link }
         set {
             model.linkChanged(newValue, now: loop.now)
-            rearm()
+            afterInput()
         }
     }
     public var screen: Screen { model.screen }
@@ -94,6 +94,9 @@ public final class WatchController: WatchModelSink {
     /// Sees every media change after the model has, with the state after
     /// it (the harness's `events` stream). Set once at start-up.
     public var mediaObserver: ((MediaEvent, MediaState) -> Void)?
+    /// Told every Do Not Disturb change made on the watch (the menu, the
+    /// hour ending), to keep the state across restarts. Set once at start-up.
+    public var doNotDisturbObserver: ((DoNotDisturbState) -> Void)?
 
     public init(
         loop: any EventLoop, logger: Logger, settings: WatchSettings, renderer: ScreenRenderer, framebuffer: Framebuffer,
@@ -107,18 +110,14 @@ public final class WatchController: WatchModelSink {
             model: model, loop: loop, logger: logger, renderer: renderer, framebuffer: framebuffer, driver: driver,
             contrast: contrast, dimContrast: settings.dimContrast)
         minuteTick = MinuteTick(model: model, loop: loop, logger: logger, settings: settings)
-        model.sink = self
         modelTimer = DeadlineTimer(loop: loop) { [unowned(unsafe) self] in
             self.model.handleDeadline(now: self.loop.now)
-            self.rearm()
+            self.afterInput()
         }
         phoneEventHandler = { [unowned(unsafe) self] event in self.phoneEvent(event) }
         shownWork = { [unowned(unsafe) self] in self.sendShown() }
-        rearm()
-    }
-
-    deinit {
-        if model.sink === self { model.sink = nil }
+        minuteTick.afterTick = { [unowned(unsafe) self] in self.afterInput() }
+        afterInput()
     }
 
     /// Initialises the panel and shows the first screen.
@@ -126,7 +125,7 @@ public final class WatchController: WatchModelSink {
         try minuteTick.start()
         try display.start(rotation: rotation)
         model.start(now: loop.now)
-        rearm()
+        afterInput()
         minuteTick.arm()
         display.render()
     }
@@ -151,7 +150,7 @@ public final class WatchController: WatchModelSink {
         shownSession = session
         session.eventHandler = phoneEventHandler
         model.phoneConnected(notifications: session.notifications, now: loop.now)
-        rearm()
+        afterInput()
     }
 
     /// The link went away: the store is gone with it.
@@ -164,7 +163,7 @@ public final class WatchController: WatchModelSink {
         // The phone's time stays: advanced by the monotonic clock, it is
         // still the best clock a board without an RTC has.
         model.phoneDisconnected(now: loop.now)
-        rearm()
+        afterInput()
     }
 
     /// The phone sent its Current Time: it becomes the watch's clock, kept
@@ -172,6 +171,7 @@ public final class WatchController: WatchModelSink {
     public func phoneTimeReceived(_ clock: PhoneClock) {
         minuteTick.phoneTimeReceived(clock)
         requestRender()
+        afterInput()
     }
 
     /// Shows a passkey; the positive button confirms, the negative button or
@@ -179,22 +179,29 @@ public final class WatchController: WatchModelSink {
     public func showPairing(passkey: UInt32, reply: @escaping (Bool) -> Void) {
         // A request still waiting is rejected (its reply called) in here.
         model.pairingRequested(passkey: passkey, now: loop.now)
+        afterInput()  // the old request's answer goes to the old reply
         pairingReply = reply
-        rearm()
     }
 
     /// The pairing request ended elsewhere (completed or failed by the kernel).
     public func pairingFinished() {
         pairingReply = nil
         model.pairingFinished(now: loop.now)
-        rearm()
+        afterInput()
     }
 
     /// Shows a one-line notice (for example "Pair again" after a stale bond).
     public func showNotice(_ text: String) {
         logger.notice("\(text)")
         model.showNotice(text, now: loop.now)
-        rearm()
+        afterInput()
+    }
+
+    /// The Do Not Disturb state kept before a restart: `remaining` of a
+    /// timed one (nil: until turned off). Not written back.
+    public func restoreDoNotDisturb(remaining: Duration?) {
+        model.restoreDoNotDisturb(remaining: remaining, now: loop.now)
+        afterInput()
     }
 
     /// A recognised gesture on a button. What it does depends on the screen;
@@ -202,7 +209,7 @@ public final class WatchController: WatchModelSink {
     public func button(_ role: ButtonRole, _ gesture: ButtonGesture) {
         logger.debug("button \(role.rawValue): \(gesture)")
         model.button(role, gesture, now: loop.now)
-        rearm()
+        afterInput()
     }
 
     private func phoneEvent(_ event: PhoneSession.Event) {
@@ -221,7 +228,7 @@ public final class WatchController: WatchModelSink {
             guard let e = event.notificationEvent else { return }
             model.notificationEvent(e, now: loop.now)
             notificationObserver?(e)
-            rearm()
+            afterInput()
         }
     }
 
@@ -239,32 +246,53 @@ public final class WatchController: WatchModelSink {
             break
         }
         model.mediaEvent(event, state: state, now: loop.now)
-        rearm()
+        afterInput()
         mediaObserver?(event, state)
     }
 
-    /// Keeps the model's timer at its next deadline.
-    private func rearm() {
+    // MARK: - The model's effects
+
+    /// Applies what the model decided, after its input returned, and feeds
+    /// back what could not be done (an action or a Remote Command not sent),
+    /// until nothing is left; then keeps the model's timer at its next
+    /// deadline. Every input ends here.
+    private func afterInput() {
+        while model.hasEffects { apply(model.takeEffects()) }
         modelTimer.follow(model.nextDeadline)
     }
 
-    // MARK: - WatchModelSink
-
-    public func watchRenderRequested() {
-        requestRender()
+    private func apply(_ effects: WatchEffects) {
+        if effects.renderRequests > 0 { requestRender() }
+        if effects.stopMotor { motor?.stop() }
+        if let state = effects.displayPower {
+            display.apply(state)
+            minuteTick.arm()
+        }
+        if let pattern = effects.play { motor?.play(pattern) }
+        if let (action, uid) = effects.action, !perform(action, on: uid) {
+            model.actionNotSent(action, on: uid, now: loop.now)
+        }
+        if let command = effects.remoteCommand {
+            if let session, session.sendRemoteCommand(command) {
+            } else {
+                logger.debug("cannot send the \(command) command to the phone")
+                model.remoteCommandNotSent(command)
+            }
+        }
+        if let answer = effects.pairingAnswer {
+            if answer == .timedOut { logger.notice("pairing not confirmed in time: rejected") }
+            let reply = pairingReply
+            pairingReply = nil
+            reply?(answer.accepts)
+        }
+        if let state = effects.doNotDisturb { doNotDisturbObserver?(state) }
+        effects.forEachShown { queueShown($0) }
+        if effects.shownDropped > 0 || effects.replaced > 0 { reportEffectsDropped() }
     }
 
-    public func watchPlay(_ pattern: VibrationPattern) {
-        motor?.play(pattern)
-    }
-
-
-    public func watchStopMotor() {
-        motor?.stop()
-    }
-
-    public func watchPerformAction(_ action: NotificationAction, on uid: NotificationID) -> Bool {
-        guard let session else { return true }
+    /// Sends `action` on `uid`; false when the phone link refused the write.
+    private func perform(_ action: NotificationAction, on uid: NotificationID) -> Bool {
+        guard let session else { return true }  // the model said no phone already
         do {
             try session.performAction(action, on: uid)
             return true
@@ -274,10 +302,11 @@ public final class WatchController: WatchModelSink {
         }
     }
 
-    /// Applied after the input returns (`shownWork`): the model asks from
-    /// inside the source's own event (a pop-up opening as a notification
-    /// is added), and the source must not be re-entered from its own call.
-    public func watchNotificationShown(_ uid: NotificationID) {
+    /// Sent after the input returns (`shownWork`), not while applying: the
+    /// model may show a notification from inside the source's own event (a
+    /// pop-up opening as a notification is added), and the source must not
+    /// be re-entered from its own call.
+    private func queueShown(_ uid: NotificationID) {
         if shownCount == shownPending.count {
             if !reportedShownOverflow { logger.warning("more notifications shown at once than kept: their messages load when opened") }
             reportedShownOverflow = true
@@ -298,24 +327,9 @@ public final class WatchController: WatchModelSink {
         shownCount = 0
     }
 
-    public func watchAnswerPairing(_ answer: PairingAnswer) {
-        if answer == .timedOut { logger.notice("pairing not confirmed in time: rejected") }
-        let reply = pairingReply
-        pairingReply = nil
-        reply?(answer.accepts)
-    }
-
-    public func watchSendRemoteCommand(_ id: RemoteCommandID) -> Bool {
-        guard let session, session.sendRemoteCommand(id) else {
-            logger.debug("cannot send the \(id) command to the phone")
-            return false
-        }
-        return true
-    }
-
-    public func watchApplyDisplayPower(_ state: DisplayPowerState) {
-        display.apply(state)
-        minuteTick.arm()
+    private func reportEffectsDropped() {
+        if !reportedShownOverflow { logger.warning("more effects in one input than the model keeps: the extra ones were dropped") }
+        reportedShownOverflow = true
     }
 
     // MARK: - Display

@@ -14,9 +14,7 @@ extension WatchModel {
     /// Sends `action` for the notification on the detail screen.
     func actOnNotification(_ action: NotificationAction, on uid: NotificationID, now: MonotonicInstant) {
         guard isPhoneConnected else { return notificationActionRefused(action, on: uid, nil) }
-        if sink?.watchPerformAction(action, on: uid) == false {
-            notificationActionRefused(action, on: uid, nil)
-        }
+        effects.requestAction(action, on: uid)
     }
 
     /// The phone refused `action` (`error`), or it could not be sent (nil).

@@ -101,7 +101,7 @@ extension WatchModel {
         pendingRing = uid
         pendingRingPattern = pattern
         pendingRingDeadline = now.advanced(by: max(settings.popUpWait, Self.appRuleWait))
-        sink?.watchNotificationShown(uid)
+        effects.requestShown(uid)
     }
 
     /// The waiting call's attributes arrived: ring unless its app is muted.

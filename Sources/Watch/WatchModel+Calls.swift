@@ -36,7 +36,7 @@ extension WatchModel {
     func endCall(now: MonotonicInstant) {
         guard activeCall != nil else { return }
         cancelPendingRing()
-        if ringingCall != nil { sink?.watchStopMotor() }
+        if ringingCall != nil { effects.requestStopMotor() }
         activeCall = nil
         ringingCall = nil
         callNotice = nil
@@ -55,13 +55,11 @@ extension WatchModel {
         if ringingCall == uid {
             cancelPendingRing()
             ringingCall = nil
-            sink?.watchStopMotor()
+            effects.requestStopMotor()
         }
         if activeCall == uid { callNotice = nil }
         guard isPhoneConnected else { return }
-        if sink?.watchPerformAction(action, on: uid) == false {
-            actionRefused(action, on: uid, nil, now: now)
-        }
+        effects.requestAction(action, on: uid)
     }
 
     /// The phone refused an action (`error`), or it could not be sent (nil).
@@ -92,7 +90,7 @@ extension WatchModel {
         else { return }
         startRinging(uid, pattern: policy.patternForCallInProgress(n.info), now: now)
         // Pre-existing notifications are fetched last: bring the caller's name forward.
-        sink?.watchNotificationShown(uid)
+        effects.requestShown(uid)
         requestRender()
     }
 }

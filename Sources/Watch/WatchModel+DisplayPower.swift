@@ -57,6 +57,6 @@ extension WatchModel {
     private func setDisplayPower(_ new: DisplayPowerState) {
         guard new != displayPower else { return }
         displayPower = new
-        sink?.watchApplyDisplayPower(new)
+        effects.requestDisplayPower(new)
     }
 }

@@ -64,7 +64,7 @@ extension WatchModel {
     /// Sets the state (the menu, the deadline) and says so to whoever keeps it.
     func setDoNotDisturb(_ state: DoNotDisturbState) {
         applyDoNotDisturb(state)
-        doNotDisturbChanged?(state)
+        effects.keepDoNotDisturb(state)
     }
 
     /// The state kept from before a restart: `remaining` of a timed one

@@ -86,8 +86,6 @@ extension WatchModel {
     private func sendRemoteCommand(_ command: RemoteCommandID) {
         guard media.hasPlayer else { return }
         mediaNotice = nil
-        if sink?.watchSendRemoteCommand(command) == false {
-            mediaNotice = MediaNotice(failed: command, playing: isMediaPlaying)
-        }
+        effects.requestRemoteCommand(command)
     }
 }

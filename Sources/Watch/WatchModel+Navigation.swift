@@ -81,7 +81,7 @@ extension WatchModel {
 
     func openDetail(_ uid: NotificationID) {
         screen = .detail(uid, scroll: 0)
-        sink?.watchNotificationShown(uid)
+        effects.requestShown(uid)
     }
 
     private func moveSelection(by delta: Int) {

@@ -35,7 +35,7 @@ extension WatchModel {
         isAwaitingPairingAnswer = false
         leavePairingScreen(now: now)
         // Last: the answer may come straight back as `pairingFinished`.
-        if waiting { sink?.watchAnswerPairing(answer) }
+        if waiting { effects.requestPairingAnswer(answer) }
     }
 
     func pairingTimedOut(now: MonotonicInstant) {

@@ -17,7 +17,7 @@ extension WatchModel {
             return openDetail(uid)
         }
         // The fetch goes ahead of others, its Message included.
-        sink?.watchNotificationShown(uid)
+        effects.requestShown(uid)
         pendingPopUp = uid
         popUpDeadline = now.advanced(by: wait)
         popUpAttributesArrived(uid, now: now)

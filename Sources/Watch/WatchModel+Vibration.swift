@@ -24,7 +24,7 @@ extension WatchModel {
             vibrationsKeptStill += 1
             return false
         }
-        sink?.watchPlay(pattern)
+        effects.requestPlay(pattern)
         return true
     }
 

@@ -12,7 +12,10 @@ import Screens
 ///
 /// Inputs are method calls taking `now` (button gestures, the phone
 /// connecting and going away, ANCS events, pairing requests, notices, link
-/// changes); outputs go to `sink`. It owns no timer: after every input the
+/// changes); its outputs are values, `WatchEffects`, that the shell takes
+/// (`takeEffects()`) and applies after the input returns; what applying
+/// them gave comes back as inputs (`actionNotSent`, `remoteCommandNotSent`).
+/// It calls nothing outside itself. It owns no timer: after every input the
 /// controller arms one loop timer at `nextDeadline` and calls
 /// `handleDeadline(now:)` when it fires. The phone's notifications are read
 /// from its `any NotificationSource` (counts, flags, list order).
@@ -27,9 +30,8 @@ import Screens
 /// reconciled with what that session announces (docs/ancs.md).
 /// Allocates only in `init`. Not thread-safe: use it from the loop's thread.
 public final class WatchModel {
-    /// Receives the model's effects. Not retained (the sink owns the model);
-    /// a sink that goes away first sets this to nil in its deinit.
-    public unowned(unsafe) var sink: (any WatchModelSink)?
+    /// What the inputs since the last `takeEffects()` decided.
+    var effects = WatchEffects()
     public let settings: WatchSettings
     /// The watch's clock (the phone's time, else a synchronised system
     /// clock): the clock face and quiet hours read it.
@@ -93,9 +95,6 @@ public final class WatchModel {
     // Do Not Disturb (WatchModel+DoNotDisturb).
     public internal(set) var doNotDisturb = DoNotDisturbState.off
     var doNotDisturbDeadline: MonotonicInstant?
-    /// Told every change made on the watch (the menu, the hour ending), to
-    /// keep the state across restarts. Set once at setup.
-    public var doNotDisturbChanged: ((DoNotDisturbState) -> Void)?
 
     // Pairing (WatchModel+Pairing).
     /// A passkey is on screen and its request waits for an answer.
@@ -138,13 +137,12 @@ public final class WatchModel {
     ///   - now: the display is on from here; it dims `settings.dimAfter` later.
     public init(
         settings: WatchSettings, policy: VibrationPolicy, detailLayout: any NotificationDetailLayout,
-        now: MonotonicInstant, sink: (any WatchModelSink)? = nil
+        now: MonotonicInstant
     ) {
         self.settings = settings
         wallClock = WallClock(systemClock: settings.systemClock)
         self.policy = policy
         self.detailLayout = detailLayout
-        self.sink = sink
         notifications = noPhone
         restartPowerDeadlines(now: now)
     }
@@ -367,6 +365,6 @@ public final class WatchModel {
     }
 
     func requestRender() {
-        sink?.watchRenderRequested()
+        effects.requestRender()
     }
 }

@@ -36,7 +36,7 @@ extension WatchDaemon {
 
     /// Takes up the Do Not Disturb state kept before a restart, and keeps
     /// every change the wearer makes from now on.
-    func keepDoNotDisturb(_ model: WatchModel, loop: any EventLoop) {
+    func keepDoNotDisturb(_ watch: WatchController, loop: any EventLoop) {
         let files = AtomicFileStore()
         let directory = stateDirectory
         let path = SettingsFile.doNotDisturbPath(stateDirectory: directory)
@@ -44,25 +44,25 @@ extension WatchDaemon {
             if let bytes = try files.read(path) {
                 switch SettingsFile.decode(bytes) {
                 case .untilTurnedOff?:
-                    model.restoreDoNotDisturb(remaining: nil, now: loop.now)
+                    watch.restoreDoNotDisturb(remaining: nil)
                 case .until(let end)?:
                     let remaining = end.duration(since: loop.wallClockNow)
                     // "For 1 hour" cannot have more left (a few minutes' slack for clock adjustments).
                     if remaining > WatchModel.doNotDisturbTimedDuration + .seconds(300) {
                         logger.warning("\(path): a deadline \(remaining.components.seconds) s ahead, longer than Do Not Disturb lasts; Do Not Disturb is off")
                     } else {
-                        model.restoreDoNotDisturb(remaining: remaining, now: loop.now)
+                        watch.restoreDoNotDisturb(remaining: remaining)
                     }
                 case nil:
                     logger.warning("\(path): not a Do Not Disturb state; Do Not Disturb is off")
                 }
-                if model.isDoNotDisturbOn { logger.info("Do Not Disturb is on (kept from before the restart)") }
+                if watch.model.isDoNotDisturbOn { logger.info("Do Not Disturb is on (kept from before the restart)") }
             }
         } catch {
             logger.warning("cannot read \(path): \(error); Do Not Disturb is off")
         }
         let logger = self.logger
-        model.doNotDisturbChanged = { [unowned(unsafe) loop] state in
+        watch.doNotDisturbObserver = { [unowned(unsafe) loop] state in
             do throws(HALError) {
                 switch state {
                 case .off:

@@ -170,7 +170,7 @@ public final class WatchDaemon {
             self.watch = watch
             watch.model.disconnectAlertDelay = board.bluetooth.disconnectAlert
             watch.model.userSettings = userSettings
-            if options.keepsDoNotDisturb { keepDoNotDisturb(watch.model, loop: loop) }
+            if options.keepsDoNotDisturb { keepDoNotDisturb(watch, loop: loop) }
             buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
             if let path = try Self.endpointPath(options.harnessEndpoint, flag: "--harness") {
                 let server: HarnessServer

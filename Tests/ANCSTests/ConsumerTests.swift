@@ -8,9 +8,12 @@ final class Recorder: ANCSConsumerSink {
     var writes: [[UInt8]] = []
     var events: [ANCSEvent] = []
     var onWrite: ((UnsafeRawBufferPointer) -> Void)?
-    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) {
+    /// What the next writes return (`.notSent`: the link refused them at once).
+    var writeResult = ControlPointWrite.sent
+    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) -> ControlPointWrite {
         writes.append(Array(command))
         onWrite?(command)
+        return writeResult
     }
     func ancsEvent(_ event: ANCSEvent) { events.append(event) }
 }
@@ -612,6 +615,23 @@ struct ConsumerTests {
             EncodedAttribute(.appIdentifier, "x"), EncodedAttribute(.title, "a"),
         ]))
         #expect(h.requestedUIDs == [1, 2])
+    }
+
+    /// The link refuses every write at once (its queue full): each fetch
+    /// fails in the consumer's own loop, one write per notification, none
+    /// nested in another; the retries go out once the link takes writes.
+    @Test("a write the link refuses at once fails that request and the next one goes out, without re-entry")
+    func writesRefusedAtOnce() {
+        let h = Harness { $0.fetchAppNames = false }
+        h.recorder.writeResult = .notSent(attErrorCode: 0x0E)
+        h.post(1, title: "a")
+        h.post(2, title: "b")
+        h.post(3, title: "c")
+        #expect(h.requestedUIDs == [1, 2, 3], "each fetch tried once, in order")
+        #expect(h.consumer.statistics.reentrantRequests == 0)
+        h.recorder.writeResult = .sent
+        h.advance(.seconds(1))
+        #expect(h.requestedUIDs == [1, 2, 3, 1], "the first retry goes out; the others wait for its answer")
     }
 
     @Test("unexpected write responses and malformed Notification Source are reported, not fatal")

@@ -85,7 +85,10 @@ final class ScriptedPhone: ANCSConsumerSink {
     var now = MonotonicInstant(nanoseconds: 1_000_000_000)
     let mtu = 64
 
-    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) { pending.append(Array(command)) }
+    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) -> ControlPointWrite {
+        pending.append(Array(command))
+        return .sent
+    }
     func ancsEvent(_ event: ANCSEvent) {}
 
     /// Answers until the consumer asks nothing more.

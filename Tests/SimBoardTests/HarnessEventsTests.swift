@@ -28,7 +28,10 @@ struct HarnessEventsTests {
             consumer.sessionStarted(now: rig.loop.now)
         }
 
-        func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) { pending.append(Array(command)) }
+        func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) -> ControlPointWrite {
+        pending.append(Array(command))
+        return .sent
+    }
         func ancsEvent(_ event: ANCSEvent) {
             guard let e = event.notificationEvent else { return }
             rig.server.notificationEvent(e, store: consumer, now: rig.loop.now)

@@ -42,7 +42,10 @@ final class AnsweringPhone: ANCSConsumerSink {
         return NotificationConsumer(configuration: c)
     }
 
-    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) { pending.append(Array(command)) }
+    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) -> ControlPointWrite {
+        pending.append(Array(command))
+        return .sent
+    }
     func ancsEvent(_ event: ANCSEvent) { rig.model.ancsEvent(event, now: rig.now) }
 
     // MARK: links

@@ -33,34 +33,62 @@ enum Effect: Equatable, CustomStringConvertible {
     }
 }
 
-/// Records what the model asks of the world.
-final class EffectRecorder: WatchModelSink {
-    var effects: [Effect] = []
-    var renders = 0
-    /// What `watchPerformAction` answers (false: the phone link refused it).
+/// Takes the model's effects after its inputs, as the controller does
+/// (`WatchController.afterInput`), and records them; an action or Remote
+/// Command the test says could not be sent goes back to the model as the
+/// controller's outcome inputs do.
+final class EffectRecorder {
+    unowned(unsafe) var model: WatchModel!
+    var now: () -> MonotonicInstant = { MonotonicInstant(nanoseconds: 0) }
+    private var recorded: [Effect] = []
+    private var rendersSeen = 0
+    /// Whether the phone link takes actions (false: `actionNotSent`).
     var actionsAccepted = true
-
-    func watchRenderRequested() { renders += 1 }
-    func watchPlay(_ pattern: VibrationPattern) { effects.append(.play(pattern.name)) }
-    func watchStopMotor() { effects.append(.stopMotor) }
-    func watchPerformAction(_ action: ActionID, on uid: NotificationUID) -> Bool {
-        effects.append(.perform(action, uid.rawValue))
-        return actionsAccepted
-    }
-    func watchNotificationShown(_ uid: NotificationUID) { effects.append(.shown(uid.rawValue)) }
-    func watchAnswerPairing(_ answer: PairingAnswer) { effects.append(.pairing(answer)) }
-    func watchApplyDisplayPower(_ state: DisplayPowerState) { effects.append(.power(state)) }
-    /// What `watchSendRemoteCommand` answers (false: it could not be sent).
+    /// Whether Remote Commands can be sent (false: `remoteCommandNotSent`).
     var remoteCommandsAccepted = true
-    func watchSendRemoteCommand(_ id: RemoteCommandID) -> Bool {
-        effects.append(.remote(id))
-        return remoteCommandsAccepted
+    /// Sees each Do Not Disturb state the model asks to keep.
+    var doNotDisturbKept: ((DoNotDisturbState) -> Void)?
+
+    /// Applies what the model's inputs left, until nothing is left.
+    func drain() {
+        guard let model else { return }
+        while model.hasEffects {
+            let e = model.takeEffects()
+            rendersSeen += e.renderRequests
+            if e.stopMotor { recorded.append(.stopMotor) }
+            if let s = e.displayPower { recorded.append(.power(s)) }
+            if let p = e.play { recorded.append(.play(p.name)) }
+            if let (action, uid) = e.action {
+                recorded.append(.perform(action, uid.rawValue))
+                if !actionsAccepted { model.actionNotSent(action, on: uid, now: now()) }
+            }
+            if let id = e.remoteCommand {
+                recorded.append(.remote(id))
+                if !remoteCommandsAccepted { model.remoteCommandNotSent(id) }
+            }
+            if let a = e.pairingAnswer { recorded.append(.pairing(a)) }
+            if let state = e.doNotDisturb { doNotDisturbKept?(state) }
+            e.forEachShown { recorded.append(.shown($0.rawValue)) }
+        }
+    }
+
+    /// Render requests so far (draining first).
+    var renders: Int {
+        get {
+            drain()
+            return rendersSeen
+        }
+        set {
+            drain()
+            rendersSeen = newValue
+        }
     }
 
     /// The effects recorded since the last call.
     func take() -> [Effect] {
-        defer { effects.removeAll() }
-        return effects
+        drain()
+        defer { recorded.removeAll() }
+        return recorded
     }
 }
 
@@ -90,11 +118,15 @@ final class PhoneStore: ANCSConsumerSink {
     /// Control Point writes not answered yet, oldest first.
     var unanswered: [[UInt8]] = []
 
-    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) {
+    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) -> ControlPointWrite {
         controlPointWrites += 1
         unanswered.append(Array(command))
+        return .sent
     }
-    func ancsEvent(_ event: ANCSEvent) { rig.model.ancsEvent(event, now: rig.now) }
+    func ancsEvent(_ event: ANCSEvent) {
+        rig.model.ancsEvent(event, now: rig.now)
+        rig.sink.drain()
+    }
 
     /// Answers the oldest Control Point write like an iPhone whose
     /// notifications all come from `app`, named `appName`. Returns what it
@@ -163,7 +195,8 @@ final class ModelRig {
     init(settings: WatchSettings = ModelRig.defaultSettings(), policy: VibrationPolicy = .standard, started: Bool = true) {
         self.settings = settings
         model = WatchModel(settings: settings, policy: policy, detailLayout: layout, now: now)
-        model.sink = sink
+        sink.model = model
+        sink.now = { [unowned self] in self.now }
         if started { model.start(now: now) }
     }
 
@@ -179,12 +212,14 @@ final class ModelRig {
             if let due, due <= target, due <= nextMinute {
                 if due > now { now = due }
                 model.handleDeadline(now: now)
+                sink.drain()
             } else if nextMinute <= target {
                 now = max(now, nextMinute)
                 nextMinute = nextMinute.advanced(by: .seconds(60))
                 if model.wantsMinuteTicks {
                     minuteTicks += 1
                     model.minuteTicked(now: now)
+                    sink.drain()
                 }
             } else {
                 break
@@ -231,6 +266,7 @@ final class ModelRig {
 
     func press(_ role: ButtonRole, _ gesture: ButtonGesture = .press) {
         model.button(role, gesture, now: now)
+        sink.drain()
     }
 
     var screen: Screen { model.screen }

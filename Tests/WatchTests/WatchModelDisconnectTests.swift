@@ -31,7 +31,7 @@ import Watch
         #expect(rig.sink.take().isEmpty)
         #expect(rig.screen == .waitingForPhone)
         rig.advance(by: .milliseconds(1), phone: phone)
-        #expect(rig.sink.take() == [.play("short"), .power(.on)])
+        #expect(rig.sink.take() == [.power(.on), .play("short")])
         #expect(rig.screen == .message(WatchModel.disconnectNotice))
         rig.advance(by: .seconds(3600), phone: phone)
         #expect(!rig.sink.take().contains(.play("short")), "once per disconnect")

@@ -95,13 +95,15 @@ import Watch
         #expect(rig.model.displayPower == .off)
     }
 
-    @Test func dimAndOffAtTheSameMomentBothApply() {
+    /// The panel takes the state the input ended in: straight to off, no
+    /// dimming step on the bus first.
+    @Test func dimAndOffAtTheSameMomentGoStraightToOff() {
         var settings = ModelRig.defaultSettings()
         settings.dimAfter = .seconds(10)
         settings.offAfter = .seconds(10)
         let rig = ModelRig(settings: settings)
         rig.advance(by: .seconds(10))
-        #expect(rig.sink.take() == [.power(.dimmed), .power(.off)])
+        #expect(rig.sink.take() == [.power(.off)])
     }
 
     @Test func aLateDeadlineRunsEverythingDueInOrder() {
@@ -109,6 +111,7 @@ import Watch
         let rig = ModelRig()
         rig.now = rig.now.advanced(by: .seconds(40))
         rig.model.handleDeadline(now: rig.now)
-        #expect(rig.sink.take() == [.power(.dimmed), .power(.off)])
+        #expect(rig.model.displayPower == .off)
+        #expect(rig.sink.take() == [.power(.off)])
     }
 }

@@ -16,7 +16,7 @@ import Watch
     static func rig() -> (ModelRig, Kept) {
         let rig = ModelRig()
         let kept = Kept()
-        rig.model.doNotDisturbChanged = { kept.states.append($0) }
+        rig.sink.doNotDisturbKept = { kept.states.append($0) }
         rig.connect()
         _ = rig.sink.take()
         return (rig, kept)

@@ -16,9 +16,10 @@ final class CountingSink: ANCSConsumerSink {
     var events = 0
     var attributeEvents = 0
     deinit { command.deallocate() }
-    func ancsWriteControlPoint(_ bytes: UnsafeRawBufferPointer) {
+    func ancsWriteControlPoint(_ bytes: UnsafeRawBufferPointer) -> ControlPointWrite {
         command.copyMemory(from: bytes)
         commandLength = bytes.count
+        return .sent
     }
     func ancsEvent(_ event: ANCSEvent) {
         events += 1

@@ -211,9 +211,12 @@ final class WatchSide: ANCSConsumerSink {
         if let d = consumer.nextDeadline { loop.arm(timer, at: d) } else { loop.disarm(timer) }
     }
 
-    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) {
-        do { try client.write(handle: controlPointHandle, value: command, then: completion) } catch {
-            consumer.controlPointWriteFailed(attErrorCode: 0x0E, now: loop.now)
+    func ancsWriteControlPoint(_ command: UnsafeRawBufferPointer) -> ControlPointWrite {
+        do {
+            try client.write(handle: controlPointHandle, value: command, then: completion)
+            return .sent
+        } catch {
+            return .notSent(attErrorCode: 0x0E)
         }
     }
 
