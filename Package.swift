@@ -8,7 +8,8 @@
 //   root         WristCore: the composition root (WatchDaemon, the one choice of board devices)
 //   Linux        LinuxBoard: a real board's devices and the doctor's checks; Systemd: what systemd sees
 //   sim          SimBoard: simulated board devices, display emulator, simulated iPhone, scenarios; Harness
-//   app          Watch: the watch's model and controller; BoardConfig: board files and policies;
+//   app          Watch: the watch's model and controller; BoardConfig: board files, the vibration table
+//                and the validator config files share; WearerSettings: the wearer's settings file;
 //                WatchFiles: the watch's files on disk (installed data, board and settings files)
 //   tools        Decode: ANCS / ATT / capture decoding; CommandLineOptions; FontCompiler
 //   profiles     PhoneServices: the phone session (ANCS + CTS over GATT), the watch's GATT database
@@ -98,13 +99,15 @@ let package = Package(
 
         // MARK: the watch
         .target(name: "BoardConfig", dependencies: ["Notifications", "Haptics", "Display", "Graphics", "HAL", "TextFormat"]),
+        // The wearer's settings file (settings.json): patterns, per-app rules, quiet hours, Do Not Disturb options.
+        .target(name: "WearerSettings", dependencies: ["BoardConfig", "Haptics", "HAL"]),
         // The watch's files on disk: installed data, board files and their variants, the wearer's settings.
-        .target(name: "WatchFiles", dependencies: ["BoardConfig", "Screens", "Graphics", "Haptics", "HAL", "LinuxHAL", "TextFormat"]),
+        .target(name: "WatchFiles", dependencies: ["BoardConfig", "WearerSettings", "Screens", "Graphics", "Haptics", "HAL", "LinuxHAL", "TextFormat"]),
         .target(
             name: "Watch",
             dependencies: [
-                "BoardConfig", "PhoneServices", "Notifications", "AMS", "Screens", "Graphics", "Display", "Input", "Haptics", "Loop", "HAL",
-                "Log",
+                "BoardConfig", "WearerSettings", "PhoneServices", "Notifications", "AMS", "Screens", "Graphics", "Display", "Input",
+                "Haptics", "Loop", "HAL", "Log",
             ]),
         .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "AMS", "HAL", "TextFormat"]),
 
@@ -137,7 +140,7 @@ let package = Package(
         .target(
             name: "WristCore",
             dependencies: [
-                "SimBoard", "LinuxBoard", "Harness", "Watch", "WatchFiles", "BoardConfig", "Peripheral", "PhoneServices", "GATT", "ANCS", "Screens",
+                "SimBoard", "LinuxBoard", "Harness", "Watch", "WatchFiles", "BoardConfig", "WearerSettings", "Peripheral", "PhoneServices", "GATT", "ANCS", "Screens",
                 "Display", "Graphics", "Input", "Haptics", "Loop", "LinuxLoop", "HAL", "LinuxHAL", "Systemd", "TextFormat",
                 "Log",
             ]),
@@ -193,11 +196,11 @@ let package = Package(
                 "LinuxLoop", "LinuxHAL",
                 "Log",
             ]),
-        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "ANCS", "Notifications", "HAL", "Haptics"]),
+        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "WearerSettings", "ANCS", "Notifications", "HAL", "Haptics"]),
         .testTarget(
             name: "WatchTests",
             dependencies: [
-                "Watch", "BoardConfig", "ANCS", "Notifications", "AMS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
+                "Watch", "BoardConfig", "WearerSettings", "ANCS", "Notifications", "AMS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
                 "PhoneServices",  // PhoneClock / CurrentTime: the phone's time handed to the controller
                 "LinuxHAL",  // FileBytes, to read the shipped fonts; the code under test never touches a descriptor
                 "Log",

@@ -39,7 +39,7 @@ C_MODULES = {"CLinux", "CGPIOD", "CI2C", "CBluetooth"}
 FORBIDDEN = C_MODULES | {"LinuxHAL", "LinuxLoop"}
 # Modules that must stay pure (the list, plus the rest of the library layers).
 PURE = ["TextFormat", "HAL", "Loop", "Notifications", "ATTCodec", "GATT", "ANCS", "AMS", "CommandLineOptions", "PhoneServices", "Peripheral", "Graphics", "Display",
-        "Input", "Haptics", "Screens", "BoardConfig", "Watch", "Decode", "SimBoard", "Harness", "FontCompiler", "Log"]
+        "Input", "Haptics", "Screens", "BoardConfig", "WearerSettings", "Watch", "Decode", "SimBoard", "Harness", "FontCompiler", "Log"]
 # The bottom layer: modules that depend on nothing (but each other) and import
 # no C library or Glibc, so every layer may use them and Embedded Swift can
 # build them.
@@ -57,7 +57,7 @@ LAYERS = [
     ("UI", ["Screens"]),
     ("profiles", ["PhoneServices", "Peripheral"]),
     ("tools", ["Decode", "CommandLineOptions", "FontCompiler"]),
-    ("app", ["BoardConfig", "Watch", "WatchFiles"]),
+    ("app", ["BoardConfig", "WearerSettings", "Watch", "WatchFiles"]),
     ("sim", ["SimBoard", "Harness"]),
     ("Linux", ["LinuxBoard", "Systemd"]),
     ("root", ["WristCore"]),

@@ -33,28 +33,11 @@ extension NotificationFields {
 }
 
 extension NotificationField {
-    var attributeID: NotificationAttributeID {
-        switch self {
-        case .appIdentifier: .appIdentifier
-        case .title: .title
-        case .subtitle: .subtitle
-        case .message: .message
-        case .positiveActionLabel: .positiveActionLabel
-        case .negativeActionLabel: .negativeActionLabel
-        }
-    }
+    /// The field's attribute: its bit index is the attribute ID
+    /// (`NotificationField.bitIndex`, the one mapping).
+    var attributeID: NotificationAttributeID { NotificationAttributeID(rawValue: UInt8(bitIndex)) }
 
-    init?(attribute id: UInt8) {
-        switch id {
-        case 0: self = .appIdentifier
-        case 1: self = .title
-        case 2: self = .subtitle
-        case 3: self = .message
-        case 6: self = .positiveActionLabel
-        case 7: self = .negativeActionLabel
-        default: return nil
-        }
-    }
+    init?(attribute id: UInt8) { self.init(bitIndex: Int(id)) }
 }
 
 extension ANCSRequestError {

@@ -10,6 +10,14 @@ public struct BoardProblem: Equatable, Sendable, CustomStringConvertible {
     public var line: Int
     public var field: String
     public var message: String
+
+    package init(file: String, line: Int, field: String, message: String) {
+        self.file = file
+        self.line = line
+        self.field = field
+        self.message = message
+    }
+
     /// One line: values in the message are quoted and escaped where they are
     /// echoed; any control character left (the file name, a field path) is
     /// escaped here, so no problem can cut or split the report.
@@ -26,6 +34,12 @@ public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Problems found past the ones kept (counted only).
     public var uncounted = 0
     public static let reportedProblems = 20
+
+    package init(problems: [BoardProblem], uncounted: Int = 0) {
+        self.problems = problems
+        self.uncounted = uncounted
+    }
+
     public var description: String {
         let shown = problems.prefix(Self.reportedProblems).map { $0.description }
         let more = problems.count - shown.count + uncounted
@@ -116,103 +130,8 @@ public enum BoardLoader {
         input: .defaults, bluetooth: .defaults, source: "built-in")
 }
 
-/// Walks the parsed JSON, collecting every problem with its line and field path.
-struct BoardValidator {
-    let file: String
-    var problems: [BoardProblem] = []
-
-    /// Problems past this many are counted, not kept (the report shows
-    /// `BoardError.reportedProblems` of them anyway).
-    static let keptProblems = 1000
-    var uncountedProblems = 0
-
-    mutating func problem(_ line: Int, _ field: String, _ message: String) {
-        guard problems.count < Self.keptProblems else {
-            uncountedProblems += 1
-            return
-        }
-        problems.append(BoardProblem(file: file, line: line, field: field, message: message))
-    }
-
-    /// The object's members by key, after reporting unknown and duplicate keys.
-    mutating func members(_ value: ConfigJSON, _ field: String, allowed: [String]) -> [String: (ConfigJSON, Int)]? {
-        guard case .object(let list, _) = value else {
-            problem(value.line, field, "expected an object { ... }, found \(value.kindName)")
-            return nil
-        }
-        var result: [String: (ConfigJSON, Int)] = [:]
-        for m in list {
-            let key = BoardText.escaped(m.key)
-            let path = field.isEmpty ? key : "\(field).\(key)"
-            if !allowed.contains(m.key) {
-                problem(m.line, path, "unknown field; allowed: \(allowed.joined(separator: ", "))")
-            } else if result[m.key] != nil {
-                problem(m.line, path, "given twice")
-            } else {
-                result[m.key] = (m.value, m.line)
-            }
-        }
-        return result
-    }
-
-    mutating func string(_ m: [String: (ConfigJSON, Int)], _ key: String, _ path: String, required line: Int?) -> String? {
-        guard let (v, _) = m[key] else {
-            if let line { problem(line, path, "missing (required)") }
-            return nil
-        }
-        guard case .string(let s, _) = v else { problem(v.line, path, "expected a string, found \(v.kindName)"); return nil }
-        return s
-    }
-
-    mutating func bool(_ m: [String: (ConfigJSON, Int)], _ key: String, _ path: String, default d: Bool) -> Bool {
-        guard let (v, _) = m[key] else { return d }
-        guard case .bool(let b, _) = v else { problem(v.line, path, "expected true or false, found \(v.kindName)"); return d }
-        return b
-    }
-
-    /// An integer in `range`; `hexAllowed` also accepts "0x3C" strings.
-    mutating func int(
-        _ m: [String: (ConfigJSON, Int)], _ key: String, _ path: String, range: ClosedRange<Int>, required line: Int?,
-        default d: Int? = nil, hexAllowed: Bool = false, allowedText: String? = nil
-    ) -> Int? {
-        guard let (v, _) = m[key] else {
-            if let line { problem(line, path, "missing (required)\(allowedText.map { "; allowed: \($0)" } ?? "")") }
-            return d
-        }
-        let allowed = allowedText ?? "an integer from \(range.lowerBound) to \(range.upperBound)"
-        var n: Int?
-        switch v {
-        case .number(let x, let text, _):
-            if x.rounded() == x, abs(x) < 1e9 { n = Int(x) } else { problem(v.line, path, "\(text) is not a whole number; allowed: \(allowed)"); return d }
-        case .string(let s, _) where hexAllowed:
-            let lower = s.lowercased()
-            if lower.hasPrefix("0x"), let h = Int(lower.dropFirst(2), radix: 16) { n = h } else if let dec = Int(s) { n = dec } else {
-                problem(v.line, path, "\(BoardText.quoted(s)) is not a number; allowed: \(allowed) (decimal, or hex as \"0x3C\")"); return d
-            }
-        default:
-            problem(v.line, path, "expected \(hexAllowed ? "a number or a \"0x..\" string" : "a number"), found \(v.kindName); allowed: \(allowed)")
-            return d
-        }
-        guard let value = n, range.contains(value) else {
-            problem(v.line, path, "\(Self.show(v)) is out of range; allowed: \(allowed)")
-            return d
-        }
-        return value
-    }
-
-    mutating func choice<E: RawRepresentable & CaseIterable>(
-        _ m: [String: (ConfigJSON, Int)], _ key: String, _ path: String, _ type: E.Type, required line: Int?, default d: E? = nil, what: String
-    ) -> E? where E.RawValue == String {
-        let allowed = E.allCases.map { $0.rawValue }.joined(separator: ", ")
-        guard let (v, _) = m[key] else {
-            if let line { problem(line, path, "missing (required); allowed: \(allowed)") }
-            return d
-        }
-        guard case .string(let s, _) = v else { problem(v.line, path, "expected a string, found \(v.kindName); allowed: \(allowed)"); return d }
-        guard let e = E(rawValue: s) else { problem(v.line, path, "\(BoardText.quoted(s)) is not a supported \(what); allowed: \(allowed)"); return d }
-        return e
-    }
-
+// The board file's fields, on the shared validator (ConfigValidator.swift).
+extension BoardValidator {
     /// "64 or 32" for a family with a 32-row panel in the registry (or no
     /// family yet); else the 64 rows every family has. (Kept small: the
     /// arm64 daemon is size-budgeted.)
@@ -220,16 +139,6 @@ struct BoardValidator {
         guard let family, ControllerSpec.panel(family, width: 128, height: 32) == nil else { return "64 or 32" }
         return "64 (only the ssd1306 comes in 128x32)"
     }
-
-    static func show(_ v: ConfigJSON) -> String {
-        switch v {
-        case .number(_, let t, _): BoardText.escaped(t)
-        case .string(let s, _): BoardText.quoted(s)
-        default: v.kindName
-        }
-    }
-
-    // MARK: - sections
 
     mutating func board(_ root: ConfigJSON) -> Board? {
         guard let m = members(root, "", allowed: ["name", "simulated", "display", "buttons", "motor", "input", "bluetooth", "setSystemClock"]) else { return nil }
@@ -376,7 +285,7 @@ struct BoardValidator {
     }
 
     /// "22:00-07:00" → minutes of the day (start, end).
-    static func quietHours(_ text: String) -> (Int, Int)? {
+    package static func quietHours(_ text: String) -> (Int, Int)? {
         let parts = text.split(separator: "-")
         guard parts.count == 2 else { return nil }
         func minutes(_ s: Substring) -> Int? {

@@ -2,16 +2,35 @@
 public enum NotificationField: Int, CaseIterable, Sendable {
     case appIdentifier, title, subtitle, message, positiveActionLabel, negativeActionLabel
 
-    /// The `NotificationFields` bit of this field.
-    public var bit: NotificationFields {
+    /// Where this field's bit is in `NotificationFields`: the one mapping
+    /// (it is ANCS's NotificationAttributeID, so the ANCS adapter reads its
+    /// attribute IDs from here too). `rawValue` is the storage index.
+    public var bitIndex: Int {
         switch self {
-        case .appIdentifier: .appIdentifier
-        case .title: .title
-        case .subtitle: .subtitle
-        case .message: .message
-        case .positiveActionLabel: .positiveActionLabel
-        case .negativeActionLabel: .negativeActionLabel
+        case .appIdentifier: 0
+        case .title: 1
+        case .subtitle: 2
+        case .message: 3
+        case .positiveActionLabel: 6
+        case .negativeActionLabel: 7
         }
+    }
+
+    /// The `NotificationFields` bit of this field.
+    public var bit: NotificationFields { NotificationFields(rawValue: 1 << UInt16(bitIndex)) }
+
+    /// The field whose bit is `index`; nil for the bits no text field has
+    /// (MessageSize, Date, the app's display name).
+    public init?(bitIndex index: Int) {
+        var raw = 0
+        while let field = Self(rawValue: raw) {
+            if field.bitIndex == index {
+                self = field
+                return
+            }
+            raw += 1
+        }
+        return nil
     }
 }
 

@@ -9,7 +9,7 @@ import Graphics
 /// A content pixel inside a recorded box is text the label would cover.
 /// The watch never sets it; then nothing is recorded and nothing allocates.
 public final class LayoutProbe {
-    /// The label boxes of the last frame, in framebuffer pixels (shift included).
+    /// The label boxes of the last frame, in framebuffer pixels.
     public private(set) var labelBoxes: [Rect] = []
 
     public init() {}

@@ -56,7 +56,7 @@ extension ScreenRenderer {
         let box = labelBox(text, at: corner, maxWidth: maxWidth)
         let boxWidth = box.width
         if let probe = layoutProbe {
-            return probe.recordLabel(Rect(x: box.x + ox, y: box.y + oy, width: box.width, height: box.height))
+            return probe.recordLabel(Rect(x: box.x, y: box.y, width: box.width, height: box.height))
         }
         if filled { fill(fb, box) } else { stroke(fb, box) }
         clipped(fb, box.insetBy(1)) {

@@ -63,7 +63,7 @@ extension ScreenRenderer {
             noticeLayout.layout(caller, fonts: fonts.body, width: width - 4, maxLines: 1)
         }
         let y = top + max(0, (area - noticeLayout.height()) / 2)
-        noticeLayout.draw(caller, fonts: fonts.body, into: fb, x: 2 + ox, y: y + oy, alignment: .center)
+        noticeLayout.draw(caller, fonts: fonts.body, into: fb, x: 2, y: y, alignment: .center)
     }
 }
 

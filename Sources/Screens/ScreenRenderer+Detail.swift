@@ -221,7 +221,7 @@ extension ScreenRenderer {
             return l.height
         }
         let chain = l.field == .title ? fonts.body : fonts.small
-        l.layout.draw(shownText(n, l.field), fonts: chain, into: fb, x: x + ox, y: y + oy, firstLine: l.index, maxLines: 1)
+        l.layout.draw(shownText(n, l.field), fonts: chain, into: fb, x: x, y: y, firstLine: l.index, maxLines: 1)
         return l.height
     }
 

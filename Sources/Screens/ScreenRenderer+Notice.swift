@@ -16,6 +16,6 @@ extension ScreenRenderer {
         }
         let h = noticeLayout.height()
         let y = top + max(0, (area - h) / 2)
-        noticeLayout.draw(text, fonts: chain, into: fb, x: margin + ox, y: y + oy, alignment: .center)
+        noticeLayout.draw(text, fonts: chain, into: fb, x: margin, y: y, alignment: .center)
     }
 }

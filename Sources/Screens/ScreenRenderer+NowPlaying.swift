@@ -56,7 +56,7 @@ extension ScreenRenderer {
             titleLayout.layout(title, fonts: fonts.body, width: width - 2, maxLines: 1)
         }
         let y = top + max(0, (band - titleLayout.height()) / 2)
-        titleLayout.draw(title, fonts: fonts.body, into: fb, x: 1 + ox, y: y + oy, alignment: .center)
+        titleLayout.draw(title, fonts: fonts.body, into: fb, x: 1, y: y, alignment: .center)
     }
 
     /// The progress line with the small font's baseline at `baseline`: the

@@ -43,9 +43,6 @@ public final class ScreenRenderer {
     /// The detail being laid out has more Message on the phone (a last
     /// body line says so).
     var detailHasMore = false
-    /// Drawing offset of the current frame (pixel shift against burn-in).
-    var ox = 0
-    var oy = 0
     /// The ANCS health of the frame's notifications (the status bar's mark).
     var ancsHealth = NotificationSourceHealth.State.ok
 
@@ -93,30 +90,24 @@ public final class ScreenRenderer {
 
     // MARK: rendering
 
-    /// Draws the whole screen. `shift` moves all content by a few pixels
-    /// (against OLED burn-in); content pushed past an edge is cut.
+    /// Draws the whole screen (the burn-in shift moves the picture on the
+    /// glass, `PanelDriver.setShift`, not here).
     /// `callNotice` is shown on the call screen (the phone refused an answer);
     /// `actionNotice` on the detail screen of its notification.
     /// Beside a connected link the Bluetooth glyph carries the health mark
     /// of `notifications` (`NotificationSourceHealth`: '?' unknown, '!' failing).
     /// `nowPlaying` is what the Now Playing screen shows (nil: nothing playing).
     public func render(_ screen: Screen, status: StatusInfo, notifications: any NotificationSource,
-                       into fb: Framebuffer, shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil,
+                       into fb: Framebuffer, callNotice: CallNotice? = nil,
                        actionNotice: ActionNotice? = nil,
                        nowPlaying: NowPlayingContent? = nil) {
         precondition(fb.width == width && fb.height == height,
                      "ScreenRenderer is \(width)x\(height), the framebuffer \(fb.width)x\(fb.height)")
         fb.resetClip()
         fb.clear()
-        ox = shift.x
-        oy = shift.y
         ancsHealth = notifications.health.state
         layoutProbe?.startFrame()
-        defer {
-            ox = 0
-            oy = 0
-            fb.resetClip()
-        }
+        defer { fb.resetClip() }
         switch screen {
         case .idleClock:
             drawIdleClock(status, into: fb)
@@ -147,29 +138,29 @@ public final class ScreenRenderer {
 
     static let gone: StaticString = "This notification is gone"
 
-    // MARK: drawing helpers (all offset by the frame's shift)
+    // MARK: drawing helpers
 
     func fill(_ fb: Framebuffer, _ r: Rect, _ ink: Ink = .on) {
-        fb.fill(Rect(x: r.x + ox, y: r.y + oy, width: r.width, height: r.height), ink)
+        fb.fill(Rect(x: r.x, y: r.y, width: r.width, height: r.height), ink)
     }
 
     func stroke(_ fb: Framebuffer, _ r: Rect) {
-        fb.strokeRect(Rect(x: r.x + ox, y: r.y + oy, width: r.width, height: r.height))
+        fb.strokeRect(Rect(x: r.x, y: r.y, width: r.width, height: r.height))
     }
 
     func hline(_ fb: Framebuffer, x0: Int, x1: Int, y: Int, _ ink: Ink = .on) {
-        fb.hline(x0: x0 + ox, x1: x1 + ox, y: y + oy, ink)
+        fb.hline(x0: x0, x1: x1, y: y, ink)
     }
 
     func icon(_ fb: Framebuffer, _ b: Bitmap, x: Int, y: Int, ink: Ink = .on) {
-        fb.draw(b, x: x + ox, y: y + oy, ink: ink)
+        fb.draw(b, x: x, y: y, ink: ink)
     }
 
-    /// Runs `body` with the clip narrowed to `r` (offset by the shift);
+    /// Runs `body` with the clip narrowed to `r`;
     /// unclipped under a `LayoutProbe`, which must see what a clip would cut.
     func clipped(_ fb: Framebuffer, _ r: Rect, _ body: () -> Void) {
         if layoutProbe != nil { return body() }
-        fb.withClip(Rect(x: r.x + ox, y: r.y + oy, width: r.width, height: r.height), body)
+        fb.withClip(Rect(x: r.x, y: r.y, width: r.width, height: r.height), body)
     }
 
     /// One line of text with its baseline at `baseline`, cut with an
@@ -180,7 +171,7 @@ public final class ScreenRenderer {
               maxWidth: Int, alignment: TextAlignment = .leading, ink: Ink = .on) -> Int {
         if text.isEmpty || maxWidth <= 0 { return 0 }
         lineLayout.layout(text, fonts: chain, width: maxWidth, maxLines: 1)
-        lineLayout.draw(text, fonts: chain, into: fb, x: x + ox, y: baseline - lineLayout.ascent + oy,
+        lineLayout.draw(text, fonts: chain, into: fb, x: x, y: baseline - lineLayout.ascent,
                         alignment: alignment, ink: ink)
         return lineLayout.lineCount > 0 ? min(maxWidth, lineLayout.widestLine) : 0
     }

@@ -1,4 +1,5 @@
 import BoardConfig
+import WearerSettings
 import Haptics
 import Notifications
 

@@ -1,4 +1,5 @@
 import Notifications
+import WearerSettings
 import BoardConfig
 import HAL
 import Haptics

@@ -1,4 +1,5 @@
 import Notifications
+import WearerSettings
 import HAL
 
 /// A new alert pops up once, complete: its detail screen opens when the

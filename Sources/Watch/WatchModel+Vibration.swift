@@ -1,4 +1,5 @@
 import HAL
+import WearerSettings
 import Haptics
 import PhoneServices
 

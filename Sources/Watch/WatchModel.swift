@@ -1,4 +1,5 @@
 import AMS
+import WearerSettings
 import Notifications
 import BoardConfig
 import HAL

@@ -1,4 +1,5 @@
 import ANCS
+import WearerSettings
 import BoardConfig
 import Display
 import GATT

@@ -1,4 +1,5 @@
 import BoardConfig
+import WearerSettings
 import HAL
 import Testing
 

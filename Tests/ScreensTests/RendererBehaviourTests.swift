@@ -18,48 +18,12 @@ struct RendererBehaviourTests {
         ]
     }
 
-    @Test("shift moves the whole picture by (dx, dy)", arguments: [(2, 1), (-1, 2), (1, -1)])
-    func shift(dx: Int, dy: Int) {
-        let inbox = Inbox.make()
-        for size in [(128, 64), (128, 32)] {
-            let p = Panel(width: size.0, height: size.1)
-            for screen in Self.allScreens() {
-                let plain = p.render(screen, status(), inbox.consumer)
-                let moved = p.render(screen, status(), inbox.consumer, shift: (dx, dy))
-                #expect(moved != plain, "\(screen) did not move")
-                var mismatches = 0
-                for y in 0..<size.1 {
-                    for x in 0..<size.0 {
-                        let sx = x - dx, sy = y - dy
-                        guard sx >= 0, sy >= 0, sx < size.0, sy < size.1 else { continue }
-                        if moved[x, y] != plain[sx, sy] { mismatches += 1 }
-                    }
-                }
-                #expect(mismatches == 0, "\(screen) at \(size): \(mismatches) pixels are not the shifted picture")
-            }
-        }
-    }
-
-    @Test("rendering a screen twice draws the same picture (no hidden state drifts)")
-    func renderTwice() {
-        let inbox = Inbox.make()
-        for size in [(128, 64), (128, 32)] {
-            let p = Panel(width: size.0, height: size.1)
-            for screen in Self.allScreens() {
-                let first = p.render(screen, status(), inbox.consumer)
-                let second = p.render(screen, status(), inbox.consumer)
-                #expect(first == second, "\(screen) at \(size)")
-                #expect(first.litCount > 40, "\(screen) at \(size) is nearly blank")
-            }
-        }
-    }
-
     @Test("render marks the frame dirty and leaves the clip reset")
     func frameState() {
         let inbox = Inbox.make()
         let p = Panel()
         p.fb.clearDirty()
-        p.render(.detail(Inbox.report, scroll: 1), status(), inbox.consumer, shift: (1, 1))
+        p.render(.detail(Inbox.report, scroll: 1), status(), inbox.consumer)
         #expect(p.fb.isDirty)
         #expect(p.fb.clip == p.fb.bounds)
     }

@@ -195,10 +195,10 @@ struct Panel {
     /// Renders into `fb`, then checks that no label covers content (`LabelCoverage`).
     @discardableResult
     func render(_ screen: Screen, _ status: StatusInfo = status(), _ notifications: NotificationConsumer,
-                shift: (x: Int, y: Int) = (0, 0), callNotice: CallNotice? = nil, actionNotice: ActionNotice? = nil,
+                callNotice: CallNotice? = nil, actionNotice: ActionNotice? = nil,
                 nowPlaying: NowPlayingContent? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> MonoImage {
         let draw = { (into: Framebuffer) in
-            renderer.render(screen, status: status, notifications: notifications, into: into, shift: shift,
+            renderer.render(screen, status: status, notifications: notifications, into: into,
                             callNotice: callNotice, actionNotice: actionNotice, nowPlaying: nowPlaying)
         }
         draw(fb)

@@ -86,7 +86,7 @@ import Watch
             ScreenRenderer(width: 128, height: 64, fonts: Self.fonts).render(
                 screen, status: StatusInfo(time: time, link: watch.link, unread: watch.unread),
                 // The driver moves the picture against burn-in, not the renderer.
-                notifications: watch.notifications, into: fb, shift: (0, 0), callNotice: nil)
+                notifications: watch.notifications, into: fb, callNotice: nil)
             return MonoImage(fb)
         }
 

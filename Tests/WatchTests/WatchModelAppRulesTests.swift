@@ -1,4 +1,5 @@
 import ANCS
+import WearerSettings
 import Notifications
 import BoardConfig
 import HAL

@@ -1,3 +1,4 @@
+import BoardConfig
 import HAL
 import Haptics
 
