@@ -2,6 +2,7 @@ import ANCS
 import Benchmark
 import Display
 import Graphics
+import HAL
 import LinuxHAL
 import Log
 import Screens
