@@ -401,14 +401,19 @@ public final class NotificationConsumer {
     /// AppIdentifier / Title / action labels if an earlier fetch failed. A
     /// fetch waiting for its retry goes now, with its retries renewed; an
     /// app name whose lookup failed is asked again.
+    ///
+    /// The watch may call this from inside one of the consumer's own events
+    /// (a pop-up opening as its notification is announced). Then it is only
+    /// recorded: the pump that follows the event writes the request, so a
+    /// fetch not yet sent asks for the Message at once, and nothing is
+    /// written from inside the event.
     public func notificationShown(_ uid: NotificationUID, now: MonotonicInstant) {
-        noteReentry()
         guard isSessionActive, let i = store.index(of: uid) else { return }
         let s = store.slots[i]
         let lacksBasic = !s.present.contains(.appIdentifier) || !s.present.contains(.title)
         let lacksMessage = !s.present.contains(.message)
         retryFailedAppName(slot: i)
-        guard lacksBasic || lacksMessage || s.hasWork else { return pump(now: now) }
+        guard lacksBasic || lacksMessage || s.hasWork else { return pumpUnlessEmitting(now: now) }
         if lacksBasic { store.slots[i].needsFetch = true }
         if lacksMessage { store.slots[i].wantsMessage = true }
         retries.reset(i)
@@ -417,7 +422,13 @@ public final class NotificationConsumer {
             if let dropped = queue.dropLastNonAction() { requeueLater(dropped) }
             _ = queue.insertAfterActions(w)
         }
-        pump(now: now)
+        pumpUnlessEmitting(now: now)
+    }
+
+    /// Inside an event the pump after it does the work (every entry point
+    /// that emits ends with `pump`).
+    private func pumpUnlessEmitting(now: MonotonicInstant) {
+        if emitting == 0 { pump(now: now) }
     }
 
     /// Queues Perform Notification Action, ahead of every fetch. Throws if

@@ -24,5 +24,8 @@ public protocol NotificationSource: NotificationText {
     func perform(_ action: NotificationAction, on uid: NotificationID, now: MonotonicInstant)
         throws(NotificationActionError)
     /// The notification is on screen: fetch what it still lacks (its message).
+    /// May come from inside the source's own event (a pop-up opening as its
+    /// notification is added): record it then, and act once the event has
+    /// returned, so a fetch not yet sent can ask for the message too.
     func shown(_ uid: NotificationID, now: MonotonicInstant)
 }

@@ -79,12 +79,7 @@ public final class WatchController {
     /// The minute tick and the system-clock option.
     private let minuteTick: MinuteTick
     private var pairingReply: ((Bool) -> Void)?
-    /// Notifications the model showed during the current input, for the
-    /// session once the input returned (bounded: one or two per input).
-    private var shownPending = InlineArray<8, NotificationID>(repeating: NotificationID(0))
-    private var shownCount = 0
-    private var shownWork: (() -> Void)!
-    private var reportedShownOverflow = false
+    private var reportedEffectsDropped = false
     /// Follows the model's `nextDeadline`.
     private var modelTimer: DeadlineTimer!
     private var phoneEventHandler: ((PhoneSession.Event) -> Void)!
@@ -115,7 +110,6 @@ public final class WatchController {
             self.afterInput()
         }
         phoneEventHandler = { [unowned(unsafe) self] event in self.phoneEvent(event) }
-        shownWork = { [unowned(unsafe) self] in self.sendShown() }
         minuteTick.afterTick = { [unowned(unsafe) self] in self.afterInput() }
         afterInput()
     }
@@ -286,7 +280,10 @@ public final class WatchController {
             reply?(answer.accepts)
         }
         if let state = effects.doNotDisturb { doNotDisturbObserver?(state) }
-        effects.forEachShown { queueShown($0) }
+        // Possibly from inside the source's own event (a pop-up opening as
+        // its notification is announced): the source records it, so its
+        // first fetch asks for the message too, and acts after the event.
+        effects.forEachShown { session?.notificationShown($0) }
         if effects.shownDropped > 0 || effects.replaced > 0 { reportEffectsDropped() }
     }
 
@@ -302,34 +299,9 @@ public final class WatchController {
         }
     }
 
-    /// Sent after the input returns (`shownWork`), not while applying: the
-    /// model may show a notification from inside the source's own event (a
-    /// pop-up opening as a notification is added), and the source must not
-    /// be re-entered from its own call.
-    private func queueShown(_ uid: NotificationID) {
-        if shownCount == shownPending.count {
-            if !reportedShownOverflow { logger.warning("more notifications shown at once than kept: their messages load when opened") }
-            reportedShownOverflow = true
-            return
-        }
-        shownPending[shownCount] = uid
-        shownCount += 1
-        if shownCount == 1 { loop.deferWork(shownWork) }
-    }
-
-    /// Tells the phone session which notifications went on screen.
-    private func sendShown() {
-        var i = 0
-        while i < shownCount {
-            session?.notificationShown(shownPending[i])
-            i += 1
-        }
-        shownCount = 0
-    }
-
     private func reportEffectsDropped() {
-        if !reportedShownOverflow { logger.warning("more effects in one input than the model keeps: the extra ones were dropped") }
-        reportedShownOverflow = true
+        if !reportedEffectsDropped { logger.warning("more effects in one input than the model keeps: the extra ones were dropped") }
+        reportedEffectsDropped = true
     }
 
     // MARK: - Display

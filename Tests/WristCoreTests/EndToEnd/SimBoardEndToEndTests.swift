@@ -43,8 +43,8 @@ import TextFormat
         let state = try rig.state()
         #expect(state["screen"] as? String == "detail")
         #expect(state["uid"] as? Int == 7)
-        // One-directional: the pop-up opened inside the consumer's own
-        // event, and its "shown" reached the consumer after that returned.
+        // The consumer was never re-entered: the pop-up's "shown" came
+        // inside its own event and was recorded for the pump after it.
         let consumer = try #require(rig.watch.session?.consumer)
         #expect(consumer.statistics.reentrantRequests == 0)
         #expect(try rig.harness.request("snapshot pbm", loop: rig.loop) .hasPrefix("snapshot pbm "))
@@ -52,6 +52,31 @@ import TextFormat
         let count = Int(header.split(separator: " ")[2])!
         let pbm = try rig.harness.takeBytes(count, loop: rig.loop)
         try Golden.compare(pbm: pbm, file: "important-message.pbm")
+    }
+
+    /// The real-kernel VM's first notification (not Important, so its
+    /// Message is not fetched eagerly): it pops up as it is announced, and
+    /// that "shown" reaches the consumer before its first fetch goes out,
+    /// so that fetch asks for the Message too. When "shown" came a loop
+    /// turn later, the title arrived without the Message and a second
+    /// request followed (the VM's check of the message failed on it).
+    @Test func aNotificationShownAsItArrivesIsFetchedWithItsMessageInOneRequest() throws {
+        let rig = try SimBoardRig()
+        try rig.connectPhone()
+        try rig.play("""
+            app com.apple.MobileSMS "Messages"
+            add uid=1 category=social app=com.apple.MobileSMS title="Anna" message="Lunch at 1?" flags=positiveAction,negativeAction positive="Reply" negative="Clear"
+            """)
+        var first: [String: Any]?
+        try #require(try rig.run(until: {
+            first = try? rig.notifications().first
+            return first?["title"] as? String == "Anna"
+        }))
+        #expect(first?["message"] as? String == "Lunch at 1?", "the title came without the message")
+        try rig.idle(.milliseconds(100))
+        let consumer = try #require(rig.watch.session?.consumer)
+        #expect(consumer.statistics.requestsSent - consumer.statistics.probesSent == 2, "the notification with its message, the app's name")
+        #expect(consumer.statistics.reentrantRequests == 0)
     }
 
     /// Smoke: the ring on the motor stream, a harness press, the phone's
