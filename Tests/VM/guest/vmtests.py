@@ -912,7 +912,10 @@ def main():
         row4 = re.search(r"^40: ((?:[0-9a-f]{2} ){16})", dump, re.M)
         expect(row4 and last_data, f"i2cdump:\n{dump}")
         stub = [int(b, 16) for b in row4.group(1).split()]
-        expect(stub == last_data[:16], f"stub registers 0x40.. {stub} != last data block {last_data[:16]}")
+        # A block shorter than 16 bytes (a small redraw: a clock digit)
+        # rewrites only its own registers; the rest keep an older block's.
+        n = min(16, len(last_data))
+        expect(stub[:n] == last_data[:n], f"stub registers 0x40.. {stub[:n]} != last data block {last_data[:n]}")
         diag(f"screen has {lit} lit pixels; i2cdump registers 0x40..0x4f match the last data block")
     tap.run("i2c: the frame on the bus (kernel smbus trace, decoded as SSD1306) is exactly the watch's screen", i2c_frame, r_fetch)
 
