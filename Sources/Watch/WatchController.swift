@@ -266,12 +266,9 @@ public final class WatchController {
         if let (action, uid) = effects.action, !perform(action, on: uid) {
             model.actionNotSent(action, on: uid, now: loop.now)
         }
-        if let command = effects.remoteCommand {
-            if let session, session.sendRemoteCommand(command) {
-            } else {
-                logger.debug("cannot send the \(command) command to the phone")
-                model.remoteCommandNotSent(command)
-            }
+        if let command = effects.remoteCommand, session?.sendRemoteCommand(command) != true {
+            logger.debug("cannot send the \(command) command to the phone")
+            model.remoteCommandNotSent(command)
         }
         if let answer = effects.pairingAnswer {
             if answer == .timedOut { logger.notice("pairing not confirmed in time: rejected") }

@@ -13,7 +13,7 @@ import Screens
 /// Each kind has a fixed slot, so the record never allocates and its bounds
 /// are the slots: one action, one Remote Command, one pairing answer per
 /// input (a second replaces the first and counts in `replaced`); up to
-/// `shownCapacity` notifications shown, past that they are dropped and
+/// `shown.count` (8) notifications shown, past that they are dropped and
 /// counted (their message loads when opened). Stopping the motor is a flag
 /// that no later effect can drop.
 public struct WatchEffects {
@@ -45,8 +45,6 @@ public struct WatchEffects {
     public internal(set) var shownDropped = 0
     /// One-per-input effects that replaced an earlier one of the same input.
     public internal(set) var replaced = 0
-
-    public static var shownCapacity: Int { 8 }
 
     public init() {}
 
@@ -94,7 +92,7 @@ public struct WatchEffects {
     mutating func keepDoNotDisturb(_ state: DoNotDisturbState) { doNotDisturb = state }
 
     mutating func requestShown(_ uid: NotificationID) {
-        guard shownCount < Self.shownCapacity else {
+        guard shownCount < shown.count else {
             shownDropped += 1
             return
         }
