@@ -32,11 +32,27 @@ if [ -f "$out/.complete" ] && [ "$out/.complete" -nt "$0" ] && [ "$out/.complete
     echo "$out"; exit 0
 fi
 
+# linux-kbuild-6.1 and linux-source-6.1 at the image's version when the archive
+# still has it, else the newest of the same upstream release (6.1.192-3 for an
+# image at 6.1.192-2): Debian re-uploads the kbuild tools alone (a -3 with no
+# arm64 image yet), and the security archive then drops the -2 of those. The
+# tools and the three drivers' sources only need the same upstream kernel.
+same_release() {  # $1 package: $ver if apt has it, else the newest <upstream>-* version
+    local p="$1" have
+    have="$(apt-cache madison "$p" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}' | sort -uV)"
+    if grep -qxF "$ver" <<<"$have"; then echo "$ver"; return; fi
+    grep -E "^${ver%-*}-[^-]+$" <<<"$have" | tail -1 || true
+}
+kbuild_ver="$(same_release linux-kbuild-6.1)"
+source_ver="$(same_release linux-source-6.1)"
+[ -n "$kbuild_ver" ] || a64_die "apt has no linux-kbuild-6.1 of upstream ${ver%-*} (the image is $ver): apt-get update, or set WRISTCORE_VM_ARM64_KERNEL_PKG"
+[ -n "$source_ver" ] || a64_die "apt has no linux-source-6.1 of upstream ${ver%-*} (the image is $ver): apt-get update, or set WRISTCORE_VM_ARM64_KERNEL_PKG"
+
 rm -rf "$out"; mkdir -p "$out/debs" "$out/x"
-a64_log "downloading $pkg $ver (arm64), its headers, linux-kbuild-6.1 (host) and linux-source-6.1 at $ver"
+a64_log "downloading $pkg $ver (arm64), its headers, linux-kbuild-6.1 $kbuild_ver (host) and linux-source-6.1 $source_ver"
 ( cd "$out/debs" && apt-get download -q \
     "$pkg:arm64=$ver" "linux-headers-$abi:arm64=$ver" "linux-headers-${abi%-arm64}-common=$ver" \
-    "linux-kbuild-6.1=$ver" "linux-source-6.1=$ver" >"$out/download.log" 2>&1 ) \
+    "linux-kbuild-6.1=$kbuild_ver" "linux-source-6.1=$source_ver" >"$out/download.log" 2>&1 ) \
     || { cat "$out/download.log" >&2; a64_die "apt-get download failed"; }
 for d in "$out"/debs/linux-image-*.deb "$out"/debs/linux-headers-*.deb "$out"/debs/linux-kbuild-*.deb; do
     dpkg-deb -x "$d" "$out/x"
@@ -51,14 +67,14 @@ hdr="$out/x/usr/src/linux-headers-$abi"
 sed -i "s#^include /usr/src/#include $out/x/usr/src/#" "$hdr/Makefile"
 
 src="$out/mod"; mkdir -p "$src"
-a64_log "extracting hci_vhci.c, i2c-stub.c, gpio-sim.c, gpiolib.h, irq_sim.c from linux-source-6.1 $ver (about 15 s)"
+a64_log "extracting hci_vhci.c, i2c-stub.c, gpio-sim.c, gpiolib.h, irq_sim.c from linux-source-6.1 $source_ver (about 15 s)"
 dpkg-deb --fsys-tarfile "$out"/debs/linux-source-6.1_*.deb | tar -xO ./usr/src/linux-source-6.1.tar.xz \
     | tar -xJ -C "$src" --strip-components=3 --wildcards \
         'linux-source-6.1/drivers/gpio/gpio-sim.c' 'linux-source-6.1/drivers/gpio/gpiolib.h' \
         'linux-source-6.1/kernel/irq/irq_sim.c' 'linux-source-6.1/drivers/bluetooth/hci_vhci.c' \
         'linux-source-6.1/drivers/i2c/i2c-stub.c'
 for f in gpio-sim.c gpiolib.h irq_sim.c hci_vhci.c i2c-stub.c; do
-    [ -f "$src/$f" ] || a64_die "$f not found in linux-source-6.1 $ver"
+    [ -f "$src/$f" ] || a64_die "$f not found in linux-source-6.1 $source_ver"
 done
 # The same patch as Tests/VM/build-gpio-sim.sh: irq_to_desc() is not exported in 6.1.
 grep -q 'handle_simple_irq(irq_to_desc(irqnum));' "$src/irq_sim.c" || a64_die "irq_sim.c no longer has the line to patch"
