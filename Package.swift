@@ -15,7 +15,7 @@
 //   profiles     PhoneServices: the phone session (ANCS + CTS over GATT), the watch's GATT database
 //                Peripheral: mgmt codec and client, controller set-up, advertising, pairing, bonds
 //   UI           Screens
-//   services     ANCS, AMS
+//   services     ANCS, AMS, Gadgetbridge (the Android companion's line protocol)
 //   GATT         GATT (bearer, client, server) on ATTCodec (pure PDU codec)
 //   domain       Notifications
 //   devices      Graphics, Display (SSD13xx driver and its I2C framing), Input, Haptics
@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "Notifications", targets: ["Notifications"]),
         .library(name: "ANCS", targets: ["ANCS"]),
         .library(name: "AMS", targets: ["AMS"]),
+        .library(name: "Gadgetbridge", targets: ["Gadgetbridge"]),
         .library(name: "ATTCodec", targets: ["ATTCodec"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "PhoneServices", targets: ["PhoneServices"]),
@@ -92,7 +93,8 @@ let package = Package(
         .target(name: "Notifications", dependencies: ["HAL"]),
         .target(name: "ANCS", dependencies: ["Notifications", "HAL"]),
         .target(name: "AMS", dependencies: ["HAL"]),
-        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Notifications", "AMS", "Loop", "HAL", "Log"]),
+        .target(name: "Gadgetbridge"),
+        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Notifications", "AMS", "Gadgetbridge", "Loop", "HAL", "Log"]),
         .target(
             name: "Peripheral",
             dependencies: ["Loop", "HAL", "Log"]),
@@ -166,6 +168,7 @@ let package = Package(
         .testTarget(name: "LoopTests", dependencies: ["Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS", "Notifications", "HAL"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS", "HAL"]),
+        .testTarget(name: "GadgetbridgeTests", dependencies: ["Gadgetbridge"]),
         .testTarget(name: "ATTCodecTests", dependencies: ["ATTCodec"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(

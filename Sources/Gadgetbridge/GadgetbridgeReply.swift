@@ -1,0 +1,129 @@
+/// What the watch writes back to Gadgetbridge: one JSON object per line on
+/// the UART's TX characteristic, as a Bangle.js does (docs/android.md).
+public enum GadgetbridgeReply: Sendable {
+    /// A button on a notification: `{"t":"notify","id":N,"n":"DISMISS"}`.
+    case notification(id: Int64, NotificationReply)
+    /// A button on a call: `{"t":"call","n":"ACCEPT"}`.
+    case call(CallReply)
+    /// A music control: `{"t":"music","n":"play"}`.
+    case music(MusicCommand)
+    /// Ring the phone, or stop: `{"t":"findPhone","n":true}`.
+    case findPhone(Bool)
+    /// The watch's firmware, asked for on connecting: `{"t":"ver","fw":"..."}`.
+    case version(StaticString)
+
+    public enum NotificationReply: Equatable, Sendable {
+        case dismiss, open, mute
+        var word: StaticString {
+            switch self {
+            case .dismiss: "DISMISS"
+            case .open: "OPEN"
+            case .mute: "MUTE"
+            }
+        }
+    }
+
+    public enum CallReply: Equatable, Sendable {
+        case accept, reject, end
+        var word: StaticString {
+            switch self {
+            case .accept: "ACCEPT"
+            case .reject: "REJECT"
+            case .end: "END"
+            }
+        }
+    }
+
+    public enum MusicCommand: Equatable, Sendable {
+        case play, pause, playPause, next, previous, volumeUp, volumeDown
+        var word: StaticString {
+            switch self {
+            case .play: "play"
+            case .pause: "pause"
+            case .playPause: "playpause"
+            case .next: "next"
+            case .previous: "previous"
+            case .volumeUp: "volumeup"
+            case .volumeDown: "volumedown"
+            }
+        }
+    }
+
+    /// The longest line any reply makes, `\n` included (the version text is
+    /// cut to fit).
+    public static let maxLength = 96
+
+    /// Writes the line, `\n` included, into `buffer` (at least `maxLength`
+    /// bytes); returns its length.
+    public func encode(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var w = LineWriter(buffer: buffer)
+        switch self {
+        case .notification(let id, let reply):
+            w.put("{\"t\":\"notify\",\"id\":")
+            w.put(id)
+            w.put(",\"n\":\"")
+            w.put(reply.word)
+            w.put("\"}")
+        case .call(let reply):
+            w.put("{\"t\":\"call\",\"n\":\"")
+            w.put(reply.word)
+            w.put("\"}")
+        case .music(let command):
+            w.put("{\"t\":\"music\",\"n\":\"")
+            w.put(command.word)
+            w.put("\"}")
+        case .findPhone(let on):
+            w.put("{\"t\":\"findPhone\",\"n\":")
+            w.put(on ? "true" : "false")
+            w.put("}")
+        case .version(let firmware):
+            w.put("{\"t\":\"ver\",\"fw\":\"")
+            w.putQuotable(firmware, max: 48)
+            w.put("\"}")
+        }
+        w.put("\n")
+        return w.count
+    }
+}
+
+/// Appends ASCII to a buffer the caller sized (never past its end).
+private struct LineWriter {
+    let buffer: UnsafeMutableRawBufferPointer
+    var count = 0
+
+    mutating func put(_ text: StaticString) {
+        for k in 0..<text.utf8CodeUnitCount { byte(text.utf8Start[k]) }
+    }
+
+    /// Text that needs no escaping: letters, digits, `.`, `-`, `_`, space (others become `_`).
+    mutating func putQuotable(_ text: StaticString, max: Int) {
+        for k in 0..<min(text.utf8CodeUnitCount, max) {
+            let b = text.utf8Start[k]
+            let plain = (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x2E || b == 0x2D
+                || b == 0x5F || b == 0x20
+            byte(plain ? b : 0x5F)
+        }
+    }
+
+    mutating func put(_ value: Int64) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits = InlineArray<20, UInt8>(repeating: 0)
+        var n = 0
+        repeat {
+            digits[n] = UInt8(magnitude % 10) + UInt8(ascii: "0")
+            magnitude /= 10
+            n += 1
+        } while magnitude > 0
+        while n > 0 {
+            n -= 1
+            byte(digits[n])
+        }
+    }
+
+    private mutating func byte(_ b: UInt8) {
+        guard count < buffer.count else { return }
+        buffer[count] = b
+        count += 1
+    }
+}

@@ -1,0 +1,79 @@
+import Gadgetbridge
+import Testing
+
+func text(_ bytes: UnsafeRawBufferPointer) -> String { String(decoding: bytes, as: UTF8.self) }
+
+/// Decodes the `GB(...)` line and describes the message in one string.
+func describe(_ line: String) -> String {
+    var bytes = Array(line.utf8)
+    return bytes.withUnsafeMutableBytes { raw -> String in
+        guard case .message(let json) = GadgetbridgeLine(raw) else { return "not a message" }
+        let reader = JSONReader()
+        do {
+            let value = try reader.read(json)
+            switch try GadgetbridgeMessage(value) {
+            case .notify(let n):
+                return "notify \(n.id) src=\(text(n.source)) title=\(text(n.title)) subject=\(text(n.subject)) body=\(text(n.body)) sender=\(text(n.sender))"
+            case .notifyRemoved(let id): return "notify- \(id)"
+            case .call(let c): return "call \(c.command) name=\(text(c.name)) number=\(text(c.number))"
+            case .musicInfo(let m):
+                return "musicinfo \(text(m.artist))/\(text(m.album))/\(text(m.track)) \(m.durationSeconds.map { "\($0)" } ?? "-")"
+            case .musicState(let m): return "musicstate \(m.state) \(m.positionSeconds.map { "\($0)" } ?? "-")"
+            case .find(let on): return "find \(on)"
+            case .vibrate(let n): return "vibrate \(n)"
+            case .unsupported(let t): return "unsupported \(text(t))"
+            }
+        } catch let e as JSONError {
+            return "json \(e)"
+        } catch {
+            return "decode \(error)"
+        }
+    }
+}
+
+@Suite struct GadgetbridgeMessageTests {
+    // Lines as Gadgetbridge's BangleJSDeviceSupport writes them (uartTxJSON:
+    // "\u0010GB(" + json + ")\n"; the assembler takes off the "\n").
+    @Test func notifications() {
+        #expect(describe(#"\#u{10}GB({"t":"notify","id":1234,"src":"Messages","title":"Ada","subject":"","body":"Lunch at 1?","sender":"Ada"})"#)
+            == "notify 1234 src=Messages title=Ada subject= body=Lunch at 1? sender=Ada")
+        #expect(describe(#"\#u{10}GB({"t":"notify","id":-5,"body":"no title"})"#) == "notify -5 src= title= subject= body=no title sender=")
+        #expect(describe(#"\#u{10}GB({"t":"notify-","id":1234})"#) == "notify- 1234")
+        #expect(describe(#"\#u{10}GB({"t":"notify","title":"no id"})"#) == "decode noID")
+    }
+
+    @Test func callsMusicFindVibrate() {
+        #expect(describe(#"GB({"t":"call","cmd":"incoming","name":"Bob","number":"+4912345"})"#) == "call incoming name=Bob number=+4912345")
+        #expect(describe(#"GB({"t":"call","cmd":"end"})"#) == "call end name= number=")
+        #expect(describe(#"GB({"t":"call","cmd":"what"})"#) == "call other name= number=")
+        #expect(describe(#"GB({"t":"musicinfo","artist":"A","album":"B","track":"C","dur":215,"c":1,"n":2})"#) == "musicinfo A/B/C 215")
+        #expect(describe(#"GB({"t":"musicstate","state":"play","position":12,"shuffle":1,"repeat":0})"#) == "musicstate play 12")
+        #expect(describe(#"GB({"t":"find","n":true})"#) == "find true")
+        #expect(describe(#"GB({"t":"vibrate","n":3})"#) == "vibrate 3")
+        #expect(describe(#"GB({"t":"vibrate","n":999})"#) == "vibrate 10")
+        #expect(describe(#"GB({"t":"weather","temp":290})"#) == "unsupported weather")
+    }
+
+    @Test func notAMessage() {
+        #expect(describe(#"GB({"x":1})"#) == "decode noType")
+        #expect(describe(#"GB([1,2])"#) == "decode noType")
+        #expect(describe(#"GB({"t":1})"#) == "decode noType")
+        #expect(describe(#"GB({"t":"notify",)"#) == "json the line ends inside a value")
+        #expect(describe(#"GB({"t":"notify",,})"#) == "json unexpected byte 0x2C at 14")
+    }
+
+    @Test func replies() {
+        func line(_ reply: GadgetbridgeReply) -> String {
+            var buffer = [UInt8](repeating: 0, count: GadgetbridgeReply.maxLength)
+            let n = buffer.withUnsafeMutableBytes { reply.encode(into: $0) }
+            return String(decoding: buffer[..<n], as: UTF8.self)
+        }
+        #expect(line(.notification(id: 1234, .dismiss)) == "{\"t\":\"notify\",\"id\":1234,\"n\":\"DISMISS\"}\n")
+        #expect(line(.notification(id: -9_223_372_036_854_775_808, .open))
+            == "{\"t\":\"notify\",\"id\":-9223372036854775808,\"n\":\"OPEN\"}\n")
+        #expect(line(.call(.reject)) == "{\"t\":\"call\",\"n\":\"REJECT\"}\n")
+        #expect(line(.music(.volumeUp)) == "{\"t\":\"music\",\"n\":\"volumeup\"}\n")
+        #expect(line(.findPhone(true)) == "{\"t\":\"findPhone\",\"n\":true}\n")
+        #expect(line(.version("WristCore 1.0 \"x\"")) == "{\"t\":\"ver\",\"fw\":\"WristCore 1.0 _x_\"}\n")
+    }
+}
