@@ -2,11 +2,12 @@
 /// Gadgetbridge writes Espruino JavaScript: its messages as `GB({...})`,
 /// and on connecting a line that sets the clock, `setTime(<UTC seconds>);
 /// E.setTimeZone(<hours>);...`. Lines may start with 0x10 (Espruino's
-/// "do not echo this line"). Anything else is JavaScript for a Bangle.js
+/// "do not echo this line"; older Gadgetbridge also sent Ctrl-C, 0x03).
+/// Anything else is JavaScript for a Bangle.js
 /// that this watch does not run: it is logged and dropped.
 public enum GadgetbridgeLine {
     /// The JSON inside `GB(...)`, still to be read (the bytes are the line's own).
-    case message(UnsafeMutableRawBufferPointer)
+    case message(UnsafeRawBufferPointer)
     /// The phone's clock: UTC seconds since 1970, and its time zone's offset
     /// in seconds east of UTC when the line sets one.
     case setTime(utcSeconds: Int64, zoneOffsetSeconds: Int32?)
@@ -16,25 +17,24 @@ public enum GadgetbridgeLine {
     case other
 
     /// Tells `line` apart. The bytes stay where they are.
-    public init(_ line: UnsafeMutableRawBufferPointer) {
+    public init(_ line: UnsafeRawBufferPointer) {
         var start = 0
         var end = line.count
-        while start < end && (line[start] == 0x10 || Self.isSpace(line[start])) { start += 1 }
+        while start < end && (line[start] == 0x10 || line[start] == 0x03 || Self.isSpace(line[start])) { start += 1 }
         while end > start && (Self.isSpace(line[end - 1]) || line[end - 1] == UInt8(ascii: ";")) { end -= 1 }
         guard start < end else {
             self = .empty
             return
         }
-        let text = UnsafeMutableRawBufferPointer(rebasing: line[start..<end])
+        let text = UnsafeRawBufferPointer(rebasing: line[start..<end])
         if Self.hasPrefix(text, "GB(") && text[text.count - 1] == UInt8(ascii: ")") {
-            self = .message(UnsafeMutableRawBufferPointer(rebasing: text[3..<(text.count - 1)]))
+            self = .message(UnsafeRawBufferPointer(rebasing: text[3..<(text.count - 1)]))
             return
         }
-        let readOnly = UnsafeRawBufferPointer(text)
-        if let seconds = Self.argument(of: "setTime(", in: readOnly, scale: 0) {
+        if let seconds = Self.argument(of: "setTime(", in: text, scale: 0) {
             var zone: Int32? = nil
             // Hours, possibly fractional (India is 5.5): to seconds.
-            if let milliHours = Self.argument(of: "E.setTimeZone(", in: readOnly, scale: 3),
+            if let milliHours = Self.argument(of: "E.setTimeZone(", in: text, scale: 3),
                 milliHours >= -24_000 && milliHours <= 24_000
             {
                 zone = Int32(milliHours * 3600 / 1000)
@@ -47,7 +47,7 @@ public enum GadgetbridgeLine {
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
 
-    private static func hasPrefix(_ text: UnsafeMutableRawBufferPointer, _ prefix: StaticString) -> Bool {
+    private static func hasPrefix(_ text: UnsafeRawBufferPointer, _ prefix: StaticString) -> Bool {
         guard text.count >= prefix.utf8CodeUnitCount else { return false }
         for k in 0..<prefix.utf8CodeUnitCount where text[k] != prefix.utf8Start[k] { return false }
         return true

@@ -1,5 +1,7 @@
 /// What the watch writes back to Gadgetbridge: one JSON object per line on
-/// the UART's TX characteristic, as a Bangle.js does (docs/android.md).
+/// the UART's TX characteristic, as a Bangle.js does (docs/android.md), in
+/// ASCII, each line ending `\r\n`: Gadgetbridge reads ISO-8859-1 and drops
+/// the byte before `\n` (Espruino's `println` sends `\r\n`).
 public enum GadgetbridgeReply: Sendable {
     /// A button on a notification: `{"t":"notify","id":N,"n":"DISMISS"}`.
     case notification(id: Int64, NotificationReply)
@@ -9,7 +11,7 @@ public enum GadgetbridgeReply: Sendable {
     case music(MusicCommand)
     /// Ring the phone, or stop: `{"t":"findPhone","n":true}`.
     case findPhone(Bool)
-    /// The watch's firmware, asked for on connecting: `{"t":"ver","fw":"..."}`.
+    /// The watch's firmware, told on connecting: `{"t":"ver","fw":"...","hw":"WristCore"}`.
     case version(StaticString)
 
     public enum NotificationReply: Equatable, Sendable {
@@ -49,11 +51,11 @@ public enum GadgetbridgeReply: Sendable {
         }
     }
 
-    /// The longest line any reply makes, `\n` included (the version text is
+    /// The longest line any reply makes, `\r\n` included (the version text is
     /// cut to fit).
     public static let maxLength = 96
 
-    /// Writes the line, `\n` included, into `buffer` (at least `maxLength`
+    /// Writes the line, `\r\n` included, into `buffer` (at least `maxLength`
     /// bytes); returns its length.
     public func encode(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var w = LineWriter(buffer: buffer)
@@ -78,10 +80,10 @@ public enum GadgetbridgeReply: Sendable {
             w.put("}")
         case .version(let firmware):
             w.put("{\"t\":\"ver\",\"fw\":\"")
-            w.putQuotable(firmware, max: 48)
-            w.put("\"}")
+            w.putQuotable(firmware, max: 40)
+            w.put("\",\"hw\":\"WristCore\"}")
         }
-        w.put("\n")
+        w.put("\r\n")
         return w.count
     }
 }

@@ -1,9 +1,11 @@
 /// A value `JSONReader` read, looked at in place: valid until the reader's
-/// next `read` (it points into the reader's tokens and the line). Nothing
-/// here allocates.
+/// next `read` (it points into the reader's tokens, its decoded strings and
+/// the line). Nothing here allocates.
 public struct JSONValue {
     let tokens: UnsafeBufferPointer<JSONToken>
-    let bytes: UnsafeRawBufferPointer
+    /// The line (numbers, containers) and the reader's decoded strings.
+    let line: UnsafeRawBufferPointer
+    let text: UnsafeRawBufferPointer
     let index: Int
 
     public var kind: JSONToken.Kind { tokens[index].kind }
@@ -34,9 +36,9 @@ public struct JSONValue {
         let end = Int(tokens[index].next)
         while k < end {
             let value = k + 1  // a key is always followed by its value
-            let name = JSONValue(tokens: tokens, bytes: bytes, index: k).raw
+            let name = JSONValue(tokens: tokens, line: line, text: text, index: k).raw
             if Self.same(name, wanted) {
-                return JSONValue(tokens: tokens, bytes: bytes, index: value)
+                return JSONValue(tokens: tokens, line: line, text: text, index: value)
             }
             k = Int(tokens[value].next)
         }
@@ -49,7 +51,7 @@ public struct JSONValue {
         var k = index + 1
         let end = Int(tokens[index].next)
         while k < end {
-            body(JSONValue(tokens: tokens, bytes: bytes, index: k))
+            body(JSONValue(tokens: tokens, line: line, text: text, index: k))
             k = Int(tokens[k].next)
         }
     }
@@ -79,7 +81,8 @@ public struct JSONValue {
 
     private var raw: UnsafeRawBufferPointer {
         let t = tokens[index]
-        return UnsafeRawBufferPointer(rebasing: bytes[Int(t.start)..<Int(t.start + t.count)])
+        let base = t.kind == .string ? text : line
+        return UnsafeRawBufferPointer(rebasing: base[Int(t.start)..<Int(t.start + t.count)])
     }
 
     private func scaled(byPowerOfTen power: Int, exact: Bool) -> Int64? {

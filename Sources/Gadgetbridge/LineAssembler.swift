@@ -24,11 +24,10 @@ public final class LineAssembler {
     public var pendingCount: Int { count }
 
     /// Adds one write; `line` is called for each line it completes, with the
-    /// line's bytes (without `\n`; the callee may change them in place: the
-    /// JSON reader decodes strings there). A line dropped for its length
-    /// calls `overlong` instead.
+    /// line's bytes (without `\n`, valid during the call). A line dropped for
+    /// its length calls `overlong` instead.
     public func append(
-        _ bytes: UnsafeRawBufferPointer, line: (UnsafeMutableRawBufferPointer) -> Void, overlong: () -> Void = {}
+        _ bytes: UnsafeRawBufferPointer, line: (UnsafeRawBufferPointer) -> Void, overlong: () -> Void = {}
     ) {
         var k = 0
         while k < bytes.count {
@@ -40,7 +39,7 @@ public final class LineAssembler {
                     overlongLines += 1
                     overlong()
                 } else {
-                    let complete = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+                    let complete = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
                     count = 0
                     line(complete)
                 }

@@ -20,6 +20,16 @@ import Notifications
 /// Data Source → attributes, and the liveness probe) allocates nothing:
 /// every closure is created once.
 public final class PhoneSession {
+    /// Which phone is on the link, as far as the watch can tell.
+    public enum PhoneKind: Sendable, Equatable {
+        /// Not known yet (or a phone that offers neither).
+        case unknown
+        /// ANCS is subscribed.
+        case iPhone
+        /// Gadgetbridge spoke on the UART.
+        case android
+    }
+
     /// What happened to the ANCS/CTS session, for logs and the UI.
     public enum Event {
         case ancs(ANCSEvent)
@@ -41,8 +51,24 @@ public final class PhoneSession {
         case ancsResubscribed
         /// Rewriting them failed: the link is being dropped.
         case ancsResubscribeFailed(GATTError)
-        /// Apple Media Service: available, gone, what changed, a refused Remote Command.
+        /// Apple Media Service: available, gone, what changed, a refused Remote
+        /// Command (or Gadgetbridge's player, on an Android phone).
         case media(MediaEvent)
+        /// The phone spoke Gadgetbridge on this link (an Android phone): the
+        /// watch reads `notifications` anew (it is Gadgetbridge's source now).
+        case gadgetbridgeStarted
+        /// From a notification source other than ANCS (Gadgetbridge's).
+        case notification(NotificationEvent)
+        /// A line from Gadgetbridge was dropped (each reason once per link).
+        case gadgetbridgeLineDropped(GadgetbridgeSession.LineProblem)
+        /// A reply to Gadgetbridge could not be written (once per link).
+        case gadgetbridgeReplyDropped
+        /// A Gadgetbridge message this watch does not act on (its type; valid during the call).
+        case gadgetbridgeUnsupported(UnsafeRawBufferPointer)
+        /// The phone asks the watch to make itself found (true), or to stop.
+        case findWatch(Bool)
+        /// The phone asks the watch to buzz `count` times.
+        case buzz(count: Int)
     }
 
     /// How long rewriting the ANCS subscriptions may take before the link is dropped.
@@ -98,8 +124,17 @@ public final class PhoneSession {
     /// ANCS over this link: the consumer, its subscriptions and health.
     public private(set) var ancs: ANCSSource!
     public var consumer: NotificationConsumer { ancs.consumer }
-    /// The consumer's store as the watch reads it (protocol-neutral).
-    public var notifications: any NotificationSource { ancs.consumer }
+    /// Gadgetbridge over the UART (an Android phone).
+    public private(set) var gadgetbridge: GadgetbridgeSession!
+    /// The store the watch reads (protocol-neutral): Gadgetbridge's once the
+    /// phone spoke it, else the ANCS consumer's.
+    public var notifications: any NotificationSource {
+        gadgetbridge.isActive ? gadgetbridge.source : ancs.consumer
+    }
+    /// Which kind of phone this link has turned out to be.
+    public var phoneKind: PhoneKind {
+        gadgetbridge.isActive ? .android : ancs.service != nil ? .iPhone : .unknown
+    }
     public let currentTime: CurrentTimeClient
     /// The Apple Media Service client (optional: a phone without AMS works as before).
     public let mediaSession: MediaSession
@@ -120,12 +155,25 @@ public final class PhoneSession {
     public init(
         channel: PacketChannel, loop: EventLoop, security: LinkSecurityControl?, deviceName: String = "WristCore",
         consumerConfiguration: NotificationConsumer.Configuration = .init(),
-        bearerConfiguration: ATTBearer.Configuration = .init()
+        bearerConfiguration: ATTBearer.Configuration = .init(),
+        gadgetbridgeLimits: GadgetbridgeSession.Limits = .init()
     ) {
         self.loop = loop
         bearer = ATTBearer(channel: channel, loop: loop, security: security, configuration: bearerConfiguration)
-        server = WatchGATTDatabase.makeServer(deviceName: deviceName, security: security).0
+        let c = consumerConfiguration
+        var fields = InlineArray<6, Int>(repeating: Int(c.actionLabelMaxLength))
+        fields[NotificationField.appIdentifier.rawValue] = Int(c.appNameMaxLength)
+        fields[NotificationField.title.rawValue] = Int(c.titleMaxLength)
+        fields[NotificationField.subtitle.rawValue] = Int(c.subtitleMaxLength)
+        fields[NotificationField.message.rawValue] = Int(c.messageMaxLength)
+        let uart = GadgetbridgeSession(
+            capacity: c.storeCapacity, fieldCapacities: fields, limits: gadgetbridgeLimits, loop: loop,
+            emit: { _ in })
+        let (server, handles) = WatchGATTDatabase.makeServer(
+            deviceName: deviceName, security: security, uartReceived: { [unowned(unsafe) uart] bytes in uart.received(bytes) })
+        self.server = server
         server.attach(to: bearer)
+        uart.attach(server: server, txHandle: handles.uartTX)
         client = GATTClient(bearer: bearer, watching: [.ancsService, .currentTimeService, .amsService])
         currentTime = CurrentTimeClient(client: client, clock: loop)
         mediaSession = MediaSession(gatt: client, loop: loop)
@@ -135,6 +183,8 @@ public final class PhoneSession {
         currentTime.timeHandler = { [unowned(unsafe) self] clock in self.eventHandler?(.phoneTime(clock)) }
         client.eventHandler = { [unowned(unsafe) self] event in self.clientEvent(event) }
         mediaSession.eventHandler = { [unowned(unsafe) self] event in self.eventHandler?(.media(event)) }
+        uart.emit = { [unowned(unsafe) self] event in self.eventHandler?(event) }
+        gadgetbridge = uart
     }
 
 
@@ -158,6 +208,7 @@ public final class PhoneSession {
 
     /// Performs the positive or negative action on a notification.
     public func performAction(_ action: ActionID, on uid: NotificationUID) throws(ANCSActionError) {
+        if gadgetbridge.isActive { return try gadgetbridge.source.perform(action, on: uid, now: loop.now) }
         try ancs.performAction(action, on: uid)
     }
 
@@ -170,6 +221,7 @@ public final class PhoneSession {
 
     /// The notification is on screen (its message is fetched if needed).
     public func notificationShown(_ uid: NotificationUID) {
+        if gadgetbridge.isActive { return }  // its notifications come whole
         ancs.notificationShown(uid)
     }
 
@@ -195,11 +247,17 @@ public final class PhoneSession {
             break
         case .ready:
             // A link that closed during discovery is not a phone without ANCS (`.closed` follows).
-            if !bearer.isClosed && ancsService == nil && client.service(.ancsService) == nil { eventHandler?(.ancsUnavailable) }
+            // Nor is an Android phone (Gadgetbridge subscribed to the UART, or spoke on it).
+            if !bearer.isClosed && ancsService == nil && client.service(.ancsService) == nil
+                && !gadgetbridge.isActive && !gadgetbridge.canReply
+            {
+                eventHandler?(.ancsUnavailable)
+            }
         case .discoveryFailed(let e):
             if !bearer.isClosed { eventHandler?(.discoveryFailed(e)) }
         case .closed(let reason):
             ancs.linkClosed()
+            gadgetbridge.linkClosed()
             mediaSession.end()
             eventHandler?(.closed(reason))
         }

@@ -11,6 +11,7 @@ extension PhoneSession.Event {
     public var notificationEvent: NotificationEvent? {
         switch self {
         case .ancs(let e): e.notificationEvent
+        case .notification(let e): e
         case .ancsResubscribing, .ancsResubscribed: .healthChanged
         default: nil
         }
@@ -39,7 +40,19 @@ extension PhoneSession.Event {
             logger.notice("ANCS health: subscriptions rewritten")
         case .ancsResubscribeFailed(let e):
             logger.warning("ANCS health: rewriting the subscriptions failed (\(e)): dropping the link so the phone reconnects")
-        case .phoneTime, .discoveryFailed, .closed, .media:
+        case .gadgetbridgeStarted:
+            logger.info("Gadgetbridge on the UART: an Android phone; notifications will arrive")
+        case .gadgetbridgeLineDropped(let problem):
+            logger.warning("dropped a line from Gadgetbridge: \(problem) (further ones are counted, not logged)")
+        case .gadgetbridgeReplyDropped:
+            logger.warning("cannot write to Gadgetbridge (not subscribed, or the link is full): a reply was dropped")
+        case .gadgetbridgeUnsupported(let type):
+            logger.debug("Gadgetbridge sent '\(String(decoding: type, as: UTF8.self))': not acted on")
+        case .findWatch(let on):
+            logger.info(on ? "the phone asks to find the watch" : "the phone stopped looking for the watch")
+        case .buzz(let count):
+            logger.debug("the phone asks for \(count) buzz(es)")
+        case .phoneTime, .discoveryFailed, .closed, .media, .notification:
             break
         }
     }

@@ -218,11 +218,33 @@ public final class WatchController {
             phoneDisconnected()
         case .media(let e):
             mediaChanged(e, state: session?.media ?? MediaState())
+        case .gadgetbridgeStarted:
+            // An Android phone: the watch reads Gadgetbridge's store from now on.
+            guard let session else { return }
+            model.phoneConnected(notifications: session.notifications, now: loop.now)
+            afterInput()
+        case .findWatch(let on):
+            findWatch(on)
+        case .buzz(let count):
+            motor?.play(VibrationPattern(
+                name: "buzz", pulses: Array(repeating: .init(on: .milliseconds(200), off: .milliseconds(200)), count: max(1, count))))
         default:
             guard let e = event.notificationEvent else { return }
             model.notificationEvent(e, now: loop.now)
             notificationObserver?(e)
             afterInput()
+        }
+    }
+
+    /// The phone looks for the watch (Gadgetbridge's "Find device"): it rings
+    /// and says so until the phone stops, or a button is pressed.
+    private func findWatch(_ on: Bool) {
+        if on {
+            model.showNotice("Find watch", now: loop.now)
+            afterInput()
+            motor?.play(.ring)
+        } else {
+            motor?.stop()
         }
     }
 

@@ -10,7 +10,8 @@ import Testing
 /// The watch's own GATT server, as the phone sees it, in raw PDUs at MTU 23.
 /// Database: GAP 0x0001-0x0005 (name 0x0003, appearance 0x0005),
 /// GATT 0x0006-0x0009 (Service Changed 0x0008, CCCD 0x0009),
-/// WristCore 0x000A-0x000C (encrypted characteristic 0x000C).
+/// WristCore 0x000A-0x000C (encrypted characteristic 0x000C),
+/// Nordic UART 0x000D-0x0012 (RX 0x000F, TX 0x0011, its CCCD 0x0012).
 @Suite("Watch GATT server")
 struct ServerTests {
     final class Fixture {
@@ -19,10 +20,15 @@ struct ServerTests {
         let server: GATTServer
         let handles: WatchGATTDatabase.Handles
         let security = ManualSecurity()
+        /// What the phone wrote on the UART's RX.
+        var uartWrites: [[UInt8]] = []
         init(name: String = "WristCore") throws {
             link = try RawLink()
             bearer = ATTBearer(channel: link.watch, loop: link.loop)
-            (server, handles) = WatchGATTDatabase.makeServer(deviceName: name, security: security, firmwareRevision: "WC1")
+            var received: ([UInt8]) -> Void = { _ in }
+            (server, handles) = WatchGATTDatabase.makeServer(
+                deviceName: name, security: security, firmwareRevision: "WC1", uartReceived: { received(Array($0)) })
+            received = { [unowned self] in self.uartWrites.append($0) }
             server.attach(to: bearer)
             try bearer.start()
         }
@@ -32,7 +38,8 @@ struct ServerTests {
 
     @Test func handlesAreWhereTheDocumentationSays() throws {
         let f = try Fixture()
-        #expect(f.handles == WatchGATTDatabase.Handles(deviceName: 3, appearance: 5, serviceChanged: 8, pairing: 0x0C))
+        #expect(f.handles == WatchGATTDatabase.Handles(
+            deviceName: 3, appearance: 5, serviceChanged: 8, pairing: 0x0C, uartRX: 0x0F, uartTX: 0x11))
     }
 
     @Test func primaryServiceDiscoveryByGroupType() throws {
@@ -43,7 +50,9 @@ struct ServerTests {
             .peer(pdu(0x10, 0x0A, 0x00, 0xFF, 0xFF, 0x00, 0x28)),
             .watch(pdu(0x11, 0x14, 0x0A, 0x00, 0x0C, 0x00) + Self.wristCoreUUID),
             .peer(pdu(0x10, 0x0D, 0x00, 0xFF, 0xFF, 0x00, 0x28)),
-            .watch(pdu(0x01, 0x10, 0x0D, 0x00, 0x0A)),
+            .watch(pdu(0x11, 0x14, 0x0D, 0x00, 0x12, 0x00) + GadgetbridgeSession.uartService.littleEndianBytes),
+            .peer(pdu(0x10, 0x13, 0x00, 0xFF, 0xFF, 0x00, 0x28)),
+            .watch(pdu(0x01, 0x10, 0x13, 0x00, 0x0A)),
             // Only service types group.
             .peer(pdu(0x10, 0x01, 0x00, 0xFF, 0xFF, 0x03, 0x28)),
             .watch(pdu(0x01, 0x10, 0x01, 0x00, 0x10)),
@@ -63,9 +72,31 @@ struct ServerTests {
             .watch(pdu(0x05, 0x01, 0x0B, 0x00, 0x03, 0x28)),  // stops before the 128-bit type
             .peer(pdu(0x04, 0x0C, 0x00, 0x0C, 0x00)),
             .watch(pdu(0x05, 0x02, 0x0C, 0x00) + WatchGATTDatabase.pairingCharacteristic.littleEndianBytes),
-            .peer(pdu(0x04, 0x0D, 0x00, 0xFF, 0xFF)),
-            .watch(pdu(0x01, 0x04, 0x0D, 0x00, 0x0A)),
+            .peer(pdu(0x04, 0x13, 0x00, 0xFF, 0xFF)),
+            .watch(pdu(0x01, 0x04, 0x13, 0x00, 0x0A)),
         ])
+    }
+
+    /// Gadgetbridge's view: RX takes writes with and without response
+    /// (unencrypted, as on a Bangle.js), TX notifies once its CCCD is on.
+    @Test func theUARTTakesWritesAndNotifiesWhenSubscribed() throws {
+        let f = try Fixture()
+        let rx = GadgetbridgeSession.uartRX.littleEndianBytes, tx = GadgetbridgeSession.uartTX.littleEndianBytes
+        try f.link.run([
+            .peer(pdu(0x08, 0x0D, 0x00, 0x12, 0x00, 0x03, 0x28)),
+            .watch(pdu(0x09, 0x15, 0x0E, 0x00, 0x0C, 0x0F, 0x00) + rx),
+            .peer(pdu(0x08, 0x10, 0x00, 0x12, 0x00, 0x03, 0x28)),
+            .watch(pdu(0x09, 0x15, 0x10, 0x00, 0x10, 0x11, 0x00) + tx),
+            .peer(pdu(0x12, 0x0F, 0x00) + Array("GB({".utf8)),
+            .watch(pdu(0x13)),
+            .peer(pdu(0x52, 0x0F, 0x00) + Array("})\n".utf8)),
+            .peer(pdu(0x12, 0x12, 0x00, 0x01, 0x00)),
+            .watch(pdu(0x13)),
+        ])
+        #expect(f.uartWrites == [Array("GB({".utf8), Array("})\n".utf8)])
+        #expect(f.server.clientConfiguration(of: f.handles.uartTX) == 1)
+        #expect(Array("hi".utf8).withUnsafeBytes { f.server.notify(valueHandle: f.handles.uartTX, value: $0) })
+        try f.link.run([.watch(pdu(0x1B, 0x11, 0x00) + Array("hi".utf8))])
     }
 
     @Test func gapValues() throws {

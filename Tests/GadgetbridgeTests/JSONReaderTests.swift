@@ -3,8 +3,11 @@ import Testing
 
 /// Reads `text` with `reader` and hands the root to `body` while the line lives.
 func withJSON<R>(_ text: String, reader: JSONReader = JSONReader(), _ body: (JSONValue) throws -> R) throws -> R {
-    var bytes = Array(text.utf8)
-    return try bytes.withUnsafeMutableBytes { line in try body(try reader.read(line)) }
+    try withJSON(bytes: Array(text.utf8), reader: reader, body)
+}
+
+func withJSON<R>(bytes: [UInt8], reader: JSONReader = JSONReader(), _ body: (JSONValue) throws -> R) throws -> R {
+    try bytes.withUnsafeBytes { line in try body(try reader.read(line)) }
 }
 
 func string(_ value: JSONValue?) -> String? {
@@ -35,9 +38,48 @@ func string(_ value: JSONValue?) -> String? {
         }
     }
 
-    @Test func unescapesStringsInPlace() throws {
-        try withJSON(#"{"m":"a\"b\\c\/d\ne\tf\u00e9\u20ac\ud83d\ude00 \xe9"}"#) { v in
-            #expect(string(v["m"]) == "a\"b\\c/d\ne\tfé€😀 é")
+    @Test func unescapesStrings() throws {
+        try withJSON(#"{"m":"a\"b\\c\/d\ne\tf\u00e9\u20ac\ud83d\ude00 \xe9\v\q"}"#) { v in
+            #expect(string(v["m"]) == "a\"b\\c/d\ne\tfé€😀 é\u{0B}q")
+        }
+    }
+
+    /// Gadgetbridge's own encoding (jsonToStringInternal): control
+    /// characters as octal (`\20` is DLE), Latin-1 as raw single bytes, and
+    /// 0xC2-0xF4 as `\xNN` (docs/android.md; the research's exact lines).
+    @Test func readsGadgetbridgesLatin1AndOctal() throws {
+        // "Grüße °C": 'ü' and '°' raw (0xFC, 0xB0), 'ß' as \xdf.
+        var line = Array(#"{"m":"Gr"#.utf8) + [0xFC] + Array(#"\xdfe "#.utf8) + [0xB0] + Array(#"C","c":"\0\1\x07\20\377\400"}"#.utf8)
+        try withJSON(bytes: line) { v in
+            #expect(string(v["m"]) == "Grüße °C")
+            #expect(string(v["c"]) == "\u{0}\u{1}\u{7}\u{10}ÿ\u{20}0")
+        }
+        // "René", and a title in Cyrillic as \u escapes.
+        line = Array(#"{"t":"notify","id":1234,"src":"WhatsApp","title":"Ren\xe9","body":"Caf\xe9 at 5?\nOK","c":"\u0417\u0434"}"#.utf8)
+        try withJSON(bytes: line) { v in
+            #expect(string(v["title"]) == "René")
+            #expect(string(v["body"]) == "Café at 5?\nOK")
+            #expect(string(v["c"]) == "Зд")
+        }
+    }
+
+    @Test func takesAtobAsALatin1String() throws {
+        // Gadgetbridge's atob() for accent-heavy text: "àéèêëïîôùç".
+        try withJSON(#"{"body":atob("4Ono6uvv7vT55w=="),"e":atob(''),"x":1}"#) { v in
+            #expect(string(v["body"]) == "àéèêëïîôùç")
+            #expect(string(v["e"]) == "")
+            #expect(v["x"]?.integer == 1)
+        }
+        #expect(throws: JSONError.unexpectedByte(UInt8(ascii: "!"), at: 6)) { try withJSON(#"atob("!")"#) { _ in } }
+        #expect(throws: JSONError.unexpectedByte(UInt8(ascii: "x"), at: 1)) { try withJSON(#"ax"#) { _ in } }
+    }
+
+    @Test func rawUTF8IsTakenAsUTF8AndStrayBytesAsLatin1() throws {
+        // A UTF-8 sender: 'é' is C3 A9 (Gadgetbridge never sends 0xC3 raw).
+        try withJSON(bytes: Array(#"["é€😀", ""#.utf8) + [0xC3, 0x41, 0xE0, 0x80, 0x80, 0xF4, 0x90, 0x80, 0x80] + Array(#""]"#.utf8)) { v in
+            var seen: [String] = []
+            v.forEachElement { seen.append(string($0) ?? "?") }
+            #expect(seen == ["é€😀", "ÃAà\u{80}\u{80}ô\u{90}\u{80}\u{80}"])
         }
     }
 
@@ -54,6 +96,7 @@ func string(_ value: JSONValue?) -> String? {
             #expect(v["t"]?.equals("notify") == true)
             #expect(v["id"]?.integer == 7)
             #expect(string(v["$x_1"]) == "single 'q'")
+            #expect(string(v["t"]) == "notify")
         }
     }
 
@@ -75,7 +118,7 @@ func string(_ value: JSONValue?) -> String? {
         (#"{"a":1"#, JSONError.unexpectedEnd),
         (#"{"a" 1}"#, .unexpectedByte(UInt8(ascii: "1"), at: 5)),
         (#"{"a":1} x"#, .trailingBytes(at: 8)),
-        (#"{"a":"\q"}"#, .badEscape(at: 6)),
+        (#"{"a":"\x4"}"#, .badEscape(at: 6)),
         (#"{"a":"\u12"}"#, .badEscape(at: 6)),
         (#"{"a":"abc"#, .unexpectedEnd),
         (#"{"a":tru}"#, .unexpectedByte(UInt8(ascii: "}"), at: 8)),
@@ -86,6 +129,15 @@ func string(_ value: JSONValue?) -> String? {
     ])
     func refusesMalformedLines(text: String, error: JSONError) {
         #expect(throws: error) { try withJSON(text) { _ in } }
+    }
+
+    @Test func limitsLength() throws {
+        let reader = JSONReader(maxLength: 8)
+        #expect(throws: JSONError.tooLong(limit: 8)) { try withJSON(#"{"a":123}"#, reader: reader) { _ in } }
+        #expect(throws: Never.self) { try withJSON(#"{"a":12}"#, reader: reader) { _ in } }
+        // The worst case: every byte Latin-1 (two UTF-8 bytes each) fits the text buffer.
+        let latin = [UInt8(ascii: "\"")] + [UInt8](repeating: 0xFC, count: 6) + [UInt8(ascii: "\"")]
+        try withJSON(bytes: latin, reader: reader) { v in #expect(string(v) == "üüüüüü") }
     }
 
     @Test func limitsDepthAndValueCount() {
@@ -110,8 +162,8 @@ func string(_ value: JSONValue?) -> String? {
         let text = #"{t:"notify",id:1,src:"Chat",title:"A \u00e9",body:"x\ny",a:[1,2.5,true,null]}"#
         let bytes = Array(text.utf8)
         for cut in 0..<bytes.count {
-            var prefix = Array(bytes[0..<cut])
-            let ok = prefix.withUnsafeMutableBytes { line in (try? JSONReader().read(line)) != nil }
+            let prefix = Array(bytes[0..<cut])
+            let ok = prefix.withUnsafeBytes { line in (try? JSONReader().read(line)) != nil }
             #expect(!ok, "prefix of \(cut) bytes")
         }
         try withJSON(text) { v in #expect(string(v["body"]) == "x\ny") }

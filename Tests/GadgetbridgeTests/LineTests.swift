@@ -52,8 +52,8 @@ func lines(_ writes: [[UInt8]], capacity: Int = 2048) -> (lines: [String], overl
 
 @Suite struct GadgetbridgeLineTests {
     func classify(_ text: String) -> String {
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBytes { line in
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { line in
             switch GadgetbridgeLine(line) {
             case .message(let json): "message " + String(decoding: json, as: UTF8.self)
             case .setTime(let utc, let zone): "setTime \(utc) \(zone.map { "\($0)" } ?? "-")"
@@ -73,6 +73,7 @@ func lines(_ writes: [[UInt8]], capacity: Int = 2048) -> (lines: [String], overl
         #expect(classify("\u{10}setTime(1700000000);E.setTimeZone(-3.5);") == "setTime 1700000000 -12600")
         #expect(classify("setTime(1700000000)") == "setTime 1700000000 -")
         #expect(classify("\u{10}  ") == "empty")
+        #expect(classify("\u{3}\u{10}GB({})\r") == "message {}")
         #expect(classify("\u{10}Bangle.buzz()") == "other")
         #expect(classify("setTime(x)") == "other")
         #expect(classify("GB(") == "other")

@@ -5,8 +5,8 @@ func text(_ bytes: UnsafeRawBufferPointer) -> String { String(decoding: bytes, a
 
 /// Decodes the `GB(...)` line and describes the message in one string.
 func describe(_ line: String) -> String {
-    var bytes = Array(line.utf8)
-    return bytes.withUnsafeMutableBytes { raw -> String in
+    let bytes = Array(line.utf8)
+    return bytes.withUnsafeBytes { raw -> String in
         guard case .message(let json) = GadgetbridgeLine(raw) else { return "not a message" }
         let reader = JSONReader()
         do {
@@ -68,12 +68,12 @@ func describe(_ line: String) -> String {
             let n = buffer.withUnsafeMutableBytes { reply.encode(into: $0) }
             return String(decoding: buffer[..<n], as: UTF8.self)
         }
-        #expect(line(.notification(id: 1234, .dismiss)) == "{\"t\":\"notify\",\"id\":1234,\"n\":\"DISMISS\"}\n")
+        #expect(line(.notification(id: 1234, .dismiss)) == "{\"t\":\"notify\",\"id\":1234,\"n\":\"DISMISS\"}\r\n")
         #expect(line(.notification(id: -9_223_372_036_854_775_808, .open))
-            == "{\"t\":\"notify\",\"id\":-9223372036854775808,\"n\":\"OPEN\"}\n")
-        #expect(line(.call(.reject)) == "{\"t\":\"call\",\"n\":\"REJECT\"}\n")
-        #expect(line(.music(.volumeUp)) == "{\"t\":\"music\",\"n\":\"volumeup\"}\n")
-        #expect(line(.findPhone(true)) == "{\"t\":\"findPhone\",\"n\":true}\n")
-        #expect(line(.version("WristCore 1.0 \"x\"")) == "{\"t\":\"ver\",\"fw\":\"WristCore 1.0 _x_\"}\n")
+            == "{\"t\":\"notify\",\"id\":-9223372036854775808,\"n\":\"OPEN\"}\r\n")
+        #expect(line(.call(.reject)) == "{\"t\":\"call\",\"n\":\"REJECT\"}\r\n")
+        #expect(line(.music(.volumeUp)) == "{\"t\":\"music\",\"n\":\"volumeup\"}\r\n")
+        #expect(line(.findPhone(true)) == "{\"t\":\"findPhone\",\"n\":true}\r\n")
+        #expect(line(.version("WristCore 1.0 \"x\"")) == "{\"t\":\"ver\",\"fw\":\"WristCore 1.0 _x_\",\"hw\":\"WristCore\"}\r\n")
     }
 }
