@@ -27,8 +27,10 @@ public enum GadgetbridgeLine {
             return
         }
         let text = UnsafeRawBufferPointer(rebasing: line[start..<end])
-        if Self.hasPrefix(text, "GB(") && text[text.count - 1] == UInt8(ascii: ")") {
-            self = .message(UnsafeRawBufferPointer(rebasing: text[3..<(text.count - 1)]))
+        if Self.hasPrefix(text, "GB(") {
+            // Without its `)` it is still a message, cut: the reader says how.
+            let end = text[text.count - 1] == UInt8(ascii: ")") ? text.count - 1 : text.count
+            self = .message(UnsafeRawBufferPointer(rebasing: text[3..<end]))
             return
         }
         if let seconds = Self.argument(of: "setTime(", in: text, scale: 0) {

@@ -12,7 +12,7 @@ public enum GadgetbridgeReply: Sendable {
     /// Ring the phone, or stop: `{"t":"findPhone","n":true}`.
     case findPhone(Bool)
     /// The watch's firmware, told on connecting: `{"t":"ver","fw":"...","hw":"WristCore"}`.
-    case version(StaticString)
+    case version(String)
 
     public enum NotificationReply: Equatable, Sendable {
         case dismiss, open, mute
@@ -98,9 +98,8 @@ private struct LineWriter {
     }
 
     /// Text that needs no escaping: letters, digits, `.`, `-`, `_`, space (others become `_`).
-    mutating func putQuotable(_ text: StaticString, max: Int) {
-        for k in 0..<min(text.utf8CodeUnitCount, max) {
-            let b = text.utf8Start[k]
+    mutating func putQuotable(_ text: String, max: Int) {
+        for b in text.utf8.prefix(max) {
             let plain = (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x2E || b == 0x2D
                 || b == 0x5F || b == 0x20
             byte(plain ? b : 0x5F)

@@ -152,8 +152,11 @@ public final class PhoneSession {
     ///     SEQPACKET socket in the simulator and tests).
     ///   - security: the link's security control, used when the phone asks
     ///     for pairing ("Insufficient Authentication").
+    ///   - firmwareRevision: what the watch says it runs (the pairing
+    ///     characteristic's value; Gadgetbridge's `ver`).
     public init(
         channel: PacketChannel, loop: EventLoop, security: LinkSecurityControl?, deviceName: String = "WristCore",
+        firmwareRevision: String = "WristCore",
         consumerConfiguration: NotificationConsumer.Configuration = .init(),
         bearerConfiguration: ATTBearer.Configuration = .init(),
         gadgetbridgeLimits: GadgetbridgeSession.Limits = .init()
@@ -170,10 +173,14 @@ public final class PhoneSession {
             capacity: c.storeCapacity, fieldCapacities: fields, limits: gadgetbridgeLimits, loop: loop,
             emit: { _ in })
         let (server, handles) = WatchGATTDatabase.makeServer(
-            deviceName: deviceName, security: security, uartReceived: { [unowned(unsafe) uart] bytes in uart.received(bytes) })
+            deviceName: deviceName, security: security, firmwareRevision: firmwareRevision,
+            uartReceived: { [unowned(unsafe) uart] bytes in uart.received(bytes) })
         self.server = server
         server.attach(to: bearer)
-        uart.attach(server: server, txHandle: handles.uartTX)
+        uart.attach(server: server, txHandle: handles.uartTX, firmware: firmwareRevision)
+        server.subscriptionHandler = { [unowned(unsafe) uart] handle, value in
+            uart.subscriptionChanged(valueHandle: handle, configuration: value)
+        }
         client = GATTClient(bearer: bearer, watching: [.ancsService, .currentTimeService, .amsService])
         currentTime = CurrentTimeClient(client: client, clock: loop)
         mediaSession = MediaSession(gatt: client, loop: loop)

@@ -362,7 +362,7 @@ public final class WatchDaemon {
         consumerConfiguration.fetchSubtitle = true
         let session = PhoneSession(
             channel: channel, loop: loop, security: security, deviceName: board.bluetooth.name,
-            consumerConfiguration: consumerConfiguration)
+            firmwareRevision: "WristCore \(WristCoreVersion.string)", consumerConfiguration: consumerConfiguration)
         watch.phoneConnected(session)
         do { try session.start() } catch {
             logger.warning("phone link failed at once: \(error)")

@@ -76,6 +76,7 @@ func lines(_ writes: [[UInt8]], capacity: Int = 2048) -> (lines: [String], overl
         #expect(classify("\u{3}\u{10}GB({})\r") == "message {}")
         #expect(classify("\u{10}Bangle.buzz()") == "other")
         #expect(classify("setTime(x)") == "other")
-        #expect(classify("GB(") == "other")
+        #expect(classify("GB(") == "message ")
+        #expect(classify("GB({\"t\":1") == "message {\"t\":1")
     }
 }

@@ -84,6 +84,7 @@ public final class GadgetbridgeSession {
     /// `LineProblem.bit`s already reported on this link.
     private var reportedProblems: UInt8 = 0
     private var reportedReplyDropped = false
+    private var firmware = "WristCore"
 
     init(capacity: Int, fieldCapacities: InlineArray<6, Int>, limits: Limits, loop: any EventLoop,
          emit: @escaping (PhoneSession.Event) -> Void) {
@@ -100,9 +101,18 @@ public final class GadgetbridgeSession {
     deinit { replyBuffer.deallocate() }
 
     /// Where replies go: the watch's server and its TX characteristic.
-    func attach(server: GATTServer, txHandle: UInt16) {
+    /// `firmware` is what the watch tells the phone it runs.
+    func attach(server: GATTServer, txHandle: UInt16, firmware: String) {
         self.server = server
         self.txHandle = txHandle
+        self.firmware = firmware
+    }
+
+    /// The phone turned TX notifications on or off. On: the watch says
+    /// what it is, as a Bangle.js does on connecting (Gadgetbridge never asks).
+    func subscriptionChanged(valueHandle: UInt16, configuration: UInt16) {
+        guard valueHandle == txHandle, configuration & 1 != 0 else { return }
+        send(.version(firmware))
     }
 
     /// Whether the phone subscribed to TX (replies can reach it).

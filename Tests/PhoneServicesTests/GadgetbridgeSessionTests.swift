@@ -1,0 +1,219 @@
+import AMS
+import ATTCodec
+import GATT
+import HAL
+import LinuxHAL
+import LinuxLoop
+import Loop
+import Notifications
+import PhoneServices
+import Testing
+
+/// An Android phone running Gadgetbridge, scripted in raw ATT PDUs over a
+/// SEQPACKET socket pair against the watch's PhoneSession on the real event
+/// loop. It answers the watch's own discovery as a phone with no services
+/// (no ANCS), and writes its lines on the UART's RX in 20-byte Write
+/// Commands, as Gadgetbridge does at first (docs/android.md).
+final class AndroidPhone {
+    let loop: EpollLoop
+    let phone: SeqPacketChannel
+    let session: PhoneSession
+    var events: [PhoneSession.Event] = []
+    /// TX notifications the watch sent, joined (the phone reads them as lines).
+    var received: [UInt8] = []
+    let rx: UInt16, tx: UInt16, cccd: UInt16
+
+    init(mtu: UInt16 = 23) throws {
+        loop = try EpollLoop()
+        let (w, p) = try SeqPacketChannel.pair()
+        phone = p
+        session = PhoneSession(channel: w, loop: loop, security: nil, firmwareRevision: "WristCore 9.9")
+        let uart = session.server.services.first { $0.uuid == GadgetbridgeSession.uartService }!
+        (rx, tx, cccd) = (uart.valueHandles[0], uart.valueHandles[1], uart.cccdHandles[1])
+        self.mtu = mtu
+        session.eventHandler = { [unowned self] e in self.events.append(e) }
+        try session.start()
+        pump()
+    }
+
+    private let mtu: UInt16
+
+    /// Runs the loop a little, answering the watch's requests.
+    func pump(_ rounds: Int = 4) {
+        for _ in 0..<rounds {
+            _ = try? loop.runUntil(timeout: .milliseconds(5)) { false }
+            var buffer = [UInt8](repeating: 0, count: 600)
+            while true {
+                let result = buffer.withUnsafeMutableBytes { try? phone.receive(into: $0) }
+                guard case .packet(let n)? = result else { break }
+                answer(Array(buffer[..<n]))
+            }
+        }
+        _ = try? loop.runUntil(timeout: .milliseconds(5)) { false }
+    }
+
+    private func answer(_ pdu: [UInt8]) {
+        let handle = pdu.count >= 3 ? [pdu[1], pdu[2]] : [0, 0]
+        switch pdu[0] {
+        case 0x02: send([0x03, UInt8(mtu & 0xFF), UInt8(mtu >> 8)])
+        case 0x04, 0x06, 0x08, 0x10: send([0x01, pdu[0]] + handle + [0x0A])  // nothing here: no ANCS
+        case 0x1B: received += pdu[3...]
+        default: break
+        }
+    }
+
+    func send(_ pdu: [UInt8]) {
+        _ = pdu.withUnsafeBytes { try? phone.send($0) }
+    }
+
+    /// Subscribes to TX (a Write Request on its CCCD).
+    func subscribe() {
+        send([0x12, UInt8(cccd & 0xFF), UInt8(cccd >> 8), 0x01, 0x00])
+        pump()
+    }
+
+    /// Writes `bytes` on RX in Write Commands of `chunk` bytes.
+    func write(_ bytes: [UInt8], chunk: Int = 20) {
+        var at = 0
+        while at < bytes.count {
+            let end = min(bytes.count, at + chunk)
+            send([0x52, UInt8(rx & 0xFF), UInt8(rx >> 8)] + bytes[at..<end])
+            at = end
+        }
+        pump()
+    }
+
+    func write(line: String, chunk: Int = 20) { write(Array(line.utf8), chunk: chunk) }
+
+    /// What the watch wrote back, as lines (each must end in \r\n).
+    var lines: [String] {
+        // Bytes, not Characters: Swift reads "\r\n" as one Character.
+        received.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    var notificationEvents: [NotificationEvent] {
+        events.compactMap { if case .notification(let e) = $0 { e } else { nil } }
+    }
+
+    func text(_ uid: UInt32, _ field: NotificationField) -> String? {
+        session.notifications.notification(NotificationID(uid)).map { String(decoding: $0.bytes(field), as: UTF8.self) }
+    }
+}
+
+@Suite("Gadgetbridge over the UART (a scripted Android phone)")
+struct GadgetbridgeSessionTests {
+    static let prelude = "\u{10}setTime(1735732800);E.setTimeZone(1.0);(s=>s&&(s.timezone=1.0,require('Storage').write('setting.json',s)))(require('Storage').readJSON('setting.json',1))\n"
+
+    @Test func subscribingGetsTheVersionAndTheClockLineMakesItAnAndroidLink() throws {
+        let p = try AndroidPhone()
+        #expect(p.session.phoneKind == .unknown)
+        p.subscribe()
+        #expect(p.lines == ["{\"t\":\"ver\",\"fw\":\"WristCore 9.9\",\"hw\":\"WristCore\"}\r"])
+        p.write(line: Self.prelude)
+        #expect(p.session.phoneKind == .android)
+        #expect(p.events.contains { if case .gadgetbridgeStarted = $0 { true } else { false } })
+        let clock = p.events.compactMap { if case .phoneTime(let c) = $0 { c } else { nil } }.first
+        // 2025-01-01 12:00 UTC, one hour east: 13:00 local.
+        #expect(clock?.time.description == "2025-01-01 13:00:00")
+        #expect(clock?.localTimeInformation?.utcOffsetSeconds == 3600)
+        #expect(p.notificationEvents == [.sessionStarted])
+        // No "the phone offers no ANCS" hint for an Android phone.
+        #expect(!p.events.contains { if case .ancsUnavailable = $0 { true } else { false } })
+    }
+
+    @Test func aNotificationArrivesInTwentyByteWritesAndIsDismissedFromTheWatch() throws {
+        let p = try AndroidPhone()
+        p.subscribe()
+        p.write(line: Self.prelude)
+        // Gadgetbridge's bytes for title "René", body "Café at 5?\nOK" (docs/android.md).
+        p.write(line: #"\#u{10}GB({"t":"notify","id":1234,"src":"WhatsApp","title":"Ren\xe9","subject":"","body":"Caf\xe9 at 5?\nOK","sender":"Ren\xe9","tel":"+441234567890"})"# + "\n")
+        let uid = NotificationID(1234)
+        #expect(p.notificationEvents.suffix(2) == [
+            .added(NotificationInfo(uid: uid, flags: [.positiveAction, .negativeAction], category: .other, categoryCount: 0)),
+            .contentArrived(uid, [.appIdentifier, .title, .message, .positiveActionLabel, .negativeActionLabel]),
+        ])
+        #expect(p.text(1234, .title) == "René")
+        #expect(p.text(1234, .message) == "Café at 5?\nOK")
+        #expect(p.text(1234, .appIdentifier) == "WhatsApp")
+        #expect(p.session.notifications.notification(uid)?.appDisplayName == "WhatsApp")
+        #expect(p.text(1234, .negativeActionLabel) == "Dismiss")
+
+        try p.session.performAction(.negative, on: uid)
+        p.pump()
+        #expect(p.lines.last == "{\"t\":\"notify\",\"id\":1234,\"n\":\"DISMISS\"}\r")
+        #expect(p.session.notifications.notificationCount == 0)
+        #expect(p.notificationEvents.suffix(2) == [.actionSent(uid, .negative), .removed(uid, .removedByPhone)])
+    }
+
+    @Test func aCallRingsAndIsAnsweredOnThePhone() throws {
+        let p = try AndroidPhone()
+        p.subscribe()
+        p.write(line: "\u{10}GB({\"t\":\"call\",\"cmd\":\"incoming\",\"name\":\"Bob\",\"number\":\"+4912345\"})\n")
+        var call: Notification? = nil
+        p.session.notifications.forEachNotification(newestFirst: true) { call = $0 }
+        #expect(call?.category == .incomingCall)
+        #expect(call?.title == "Bob")
+        #expect(call?.subtitle == "+4912345")
+        #expect(call?.positiveActionLabel == "Answer")
+        try p.session.performAction(.positive, on: call!.uid)
+        p.pump()
+        #expect(p.lines.last == "{\"t\":\"call\",\"n\":\"ACCEPT\"}\r")
+        p.write(line: "\u{10}GB({\"t\":\"call\",\"cmd\":\"start\"})\n")
+        #expect(p.session.notifications.notificationCount == 0)
+    }
+
+    @Test func musicGoesToNowPlayingAndItsButtonsBack() throws {
+        let p = try AndroidPhone()
+        p.subscribe()
+        p.write(line: "\u{10}GB({\"t\":\"musicinfo\",\"artist\":\"Nina\",\"album\":\"Pastel\",\"track\":\"Blue\",\"dur\":215,\"c\":10,\"n\":2})\n")
+        p.write(line: "\u{10}GB({\"t\":\"musicstate\",\"state\":\"play\",\"position\":12,\"shuffle\":1,\"repeat\":0})\n")
+        let media = p.session.media
+        #expect(media.hasPlayer)
+        #expect(media.title == MediaText("Blue"))
+        #expect(media.artist == MediaText("Nina"))
+        #expect(media.durationMilliseconds == 215_000)
+        #expect(media.playbackState == .playing)
+        #expect(media.elapsedMilliseconds == 12_000)
+        #expect(p.session.sendRemoteCommand(.nextTrack))
+        #expect(!p.session.sendRemoteCommand(.likeTrack))
+        p.pump()
+        #expect(p.lines.last == "{\"t\":\"music\",\"n\":\"next\"}\r")
+    }
+
+    @Test func badLinesAreDroppedAndReportedOnceAndTheNextGoodOneArrives() throws {
+        let p = try AndroidPhone()
+        p.subscribe()
+        p.write(line: "\u{10}GB({\"t\":\"notify\",\n")
+        p.write(line: "\u{10}GB({\"t\":\"notify\",,})\n")
+        p.write(line: "\u{10}GB({\"x\":1})\n")
+        p.write(line: "\u{10}GB(" + String(repeating: "x", count: 5000) + ")\n")
+        p.write(line: "\u{10}Bangle.buzz()\n")
+        p.write(line: "\u{10}GB({\"t\":\"notify\",\"id\":7,\"title\":\"Still here\"})\n")
+        let problems = p.events.compactMap { if case .gadgetbridgeLineDropped(let x) = $0 { x } else { nil } }
+        #expect(problems.count == 3, "malformed once, not a message once, overlong once: \(problems) \(p.events)")
+        #expect(p.session.gadgetbridge.linesDropped == 4)
+        #expect(p.text(7, .title) == "Still here")
+    }
+
+    @Test func repliesAreCutToTheMTUAndNotSentUnsubscribed() throws {
+        let p = try AndroidPhone()
+        p.write(line: "\u{10}GB({\"t\":\"notify\",\"id\":99,\"title\":\"x\"})\n")
+        #expect(throws: NotificationActionError.queueFull) { try p.session.performAction(.positive, on: NotificationID(99)) }
+        p.subscribe()
+        try p.session.performAction(.positive, on: NotificationID(99))
+        p.pump()
+        #expect(p.lines.last == "{\"t\":\"notify\",\"id\":99,\"n\":\"OPEN\"}\r")
+    }
+
+    @Test func theLinkClosingEndsTheSessionAndForgetsAHalfLine() throws {
+        let p = try AndroidPhone()
+        p.subscribe()
+        p.write(line: "\u{10}GB({\"t\":\"notify\",\"id\":5,\"title\":\"kept\"})\n")
+        p.write(line: "\u{10}GB({\"t\":\"notify\",\"id\":6,")
+        p.phone.close()
+        p.pump()
+        #expect(p.notificationEvents.last == .sessionEnded)
+        #expect(p.text(5, .title) == "kept", "the list stays shown")
+        #expect(throws: NotificationActionError.noSession) { try p.session.performAction(.negative, on: NotificationID(5)) }
+    }
+}
