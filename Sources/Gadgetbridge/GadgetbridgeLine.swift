@@ -33,7 +33,8 @@ public enum GadgetbridgeLine {
             self = .message(UnsafeRawBufferPointer(rebasing: text[3..<end]))
             return
         }
-        if let seconds = Self.argument(of: "setTime(", in: text, scale: 0) {
+        // A clock between 1970 and the end of year 9999 (what a calendar date holds).
+        if let seconds = Self.argument(of: "setTime(", in: text, scale: 0), seconds >= 0 && seconds <= 253_402_300_799 {
             var zone: Int32? = nil
             // Hours, possibly fractional (India is 5.5): to seconds.
             if let milliHours = Self.argument(of: "E.setTimeZone(", in: text, scale: 3),
@@ -94,7 +95,11 @@ public enum GadgetbridgeLine {
             k += 1
         }
         guard digits > 0 else { return nil }
-        for _ in max(0, places)..<scale { value *= 10 }
+        for _ in max(0, places)..<scale {
+            let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
+            if overflow { return nil }  // found by Fuzz/GadgetbridgeLine: 18 digits, times 1000
+            value = scaled
+        }
         return negative ? -value : value
     }
 }

@@ -146,6 +146,11 @@ public final class PhoneSession {
     public var isResubscribing: Bool { ancs.isResubscribing }
 
     private let loop: EventLoop
+    /// Fires `ancsAbsenceGrace` after discovery found no ANCS.
+    private var ancsAbsenceTimer: TimerID!
+    /// How long after discovery without ANCS the watch waits for Gadgetbridge
+    /// before it says "the phone offers no ANCS" (an iPhone's setting).
+    public var ancsAbsenceGrace: Duration = .seconds(3)
 
     /// - Parameters:
     ///   - channel: the connected ATT link (an L2CAP LE socket on CID 4, or a
@@ -192,6 +197,16 @@ public final class PhoneSession {
         mediaSession.eventHandler = { [unowned(unsafe) self] event in self.eventHandler?(.media(event)) }
         uart.emit = { [unowned(unsafe) self] event in self.eventHandler?(event) }
         gadgetbridge = uart
+        ancsAbsenceTimer = loop.makeTimer { [unowned(unsafe) self] in self.ancsStillAbsent() }
+    }
+
+    deinit { loop.destroyTimer(ancsAbsenceTimer) }
+
+    private func ancsStillAbsent() {
+        guard !bearer.isClosed, ancsService == nil, client.service(.ancsService) == nil,
+            !gadgetbridge.isActive, !gadgetbridge.canReply
+        else { return }
+        eventHandler?(.ancsUnavailable)
     }
 
 
@@ -254,15 +269,16 @@ public final class PhoneSession {
             break
         case .ready:
             // A link that closed during discovery is not a phone without ANCS (`.closed` follows).
-            // Nor is an Android phone (Gadgetbridge subscribed to the UART, or spoke on it).
-            if !bearer.isClosed && ancsService == nil && client.service(.ancsService) == nil
-                && !gadgetbridge.isActive && !gadgetbridge.canReply
-            {
-                eventHandler?(.ancsUnavailable)
+            // Nor is an Android phone: Gadgetbridge subscribes to the UART and
+            // writes its clock line within a moment of connecting, so the
+            // iPhone's hint waits `ancsAbsenceGrace` for that first.
+            if !bearer.isClosed && ancsService == nil && client.service(.ancsService) == nil {
+                loop.arm(ancsAbsenceTimer, after: ancsAbsenceGrace, repeating: nil)
             }
         case .discoveryFailed(let e):
             if !bearer.isClosed { eventHandler?(.discoveryFailed(e)) }
         case .closed(let reason):
+            loop.disarm(ancsAbsenceTimer)
             ancs.linkClosed()
             gadgetbridge.linkClosed()
             mediaSession.end()

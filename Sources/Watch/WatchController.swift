@@ -253,9 +253,9 @@ public final class WatchController {
     public func mediaChanged(_ event: MediaEvent, state: MediaState) {
         switch event {
         case .available:
-            logger.info("AMS subscribed: music control available")
+            logger.info(session?.phoneKind == .android ? "Gadgetbridge's player: music control available" : "AMS subscribed: music control available")
         case .unavailable:
-            logger.info("AMS gone: no music control")
+            logger.info(session?.phoneKind == .android ? "Gadgetbridge's player gone: no music control" : "AMS gone: no music control")
         case .commandFailed(let id, let code):
             logger.warning("the phone refused the \(id) command: \(code.map { "\($0)" } ?? "not sent")")
         case .changed:

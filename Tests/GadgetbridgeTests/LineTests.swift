@@ -76,6 +76,10 @@ func lines(_ writes: [[UInt8]], capacity: Int = 2048) -> (lines: [String], overl
         #expect(classify("\u{3}\u{10}GB({})\r") == "message {}")
         #expect(classify("\u{10}Bangle.buzz()") == "other")
         #expect(classify("setTime(x)") == "other")
+        // Found by Fuzz/GadgetbridgeLine: an 18-digit zone overflowed when scaled.
+        #expect(classify("setTime(1);E.setTimeZone(999999999999999999)") == "setTime 1 -")
+        #expect(classify("setTime(253402300800)") == "other", "past year 9999")
+        #expect(classify("setTime(-1)") == "other")
         #expect(classify("GB(") == "message ")
         #expect(classify("GB({\"t\":1") == "message {\"t\":1")
     }

@@ -28,6 +28,7 @@ final class AndroidPhone {
         let (w, p) = try SeqPacketChannel.pair()
         phone = p
         session = PhoneSession(channel: w, loop: loop, security: nil, firmwareRevision: "WristCore 9.9")
+        session.ancsAbsenceGrace = .milliseconds(100)
         let uart = session.server.services.first { $0.uuid == GadgetbridgeSession.uartService }!
         (rx, tx, cccd) = (uart.valueHandles[0], uart.valueHandles[1], uart.cccdHandles[1])
         self.mtu = mtu
@@ -117,7 +118,8 @@ struct GadgetbridgeSessionTests {
         #expect(clock?.time.description == "2025-01-01 13:00:00")
         #expect(clock?.localTimeInformation?.utcOffsetSeconds == 3600)
         #expect(p.notificationEvents == [.sessionStarted])
-        // No "the phone offers no ANCS" hint for an Android phone.
+        // No "the phone offers no ANCS" hint for an Android phone, even after the grace.
+        _ = try? p.loop.runUntil(timeout: .milliseconds(200)) { false }
         #expect(!p.events.contains { if case .ancsUnavailable = $0 { true } else { false } })
     }
 
@@ -129,7 +131,7 @@ struct GadgetbridgeSessionTests {
         p.write(line: #"\#u{10}GB({"t":"notify","id":1234,"src":"WhatsApp","title":"Ren\xe9","subject":"","body":"Caf\xe9 at 5?\nOK","sender":"Ren\xe9","tel":"+441234567890"})"# + "\n")
         let uid = NotificationID(1234)
         #expect(p.notificationEvents.suffix(2) == [
-            .added(NotificationInfo(uid: uid, flags: [.positiveAction, .negativeAction], category: .other, categoryCount: 0)),
+            .added(NotificationInfo(uid: uid, flags: [.important, .positiveAction, .negativeAction], category: .other, categoryCount: 0)),
             .contentArrived(uid, [.appIdentifier, .title, .message, .positiveActionLabel, .negativeActionLabel]),
         ])
         #expect(p.text(1234, .title) == "René")

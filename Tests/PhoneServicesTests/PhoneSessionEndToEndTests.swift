@@ -231,6 +231,7 @@ struct EndToEndTests {
         var config = SimulatedPhone.Configuration()
         config.ancsPublished = false
         let t = try EndToEnd(config)
+        t.session.ancsAbsenceGrace = .milliseconds(50)
         try t.run(until: { t.events.contains { if case .ancsUnavailable = $0 { return true } else { return false } } })
         try t.run(until: { t.phone.log.contains("service changed subscribed") })
         t.phone.run([.publishANCS(at: nil), .wait(.milliseconds(20)), .add(Self.anna)])

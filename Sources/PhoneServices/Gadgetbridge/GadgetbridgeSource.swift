@@ -93,7 +93,10 @@ public final class GadgetbridgeSource: NotificationSource {
     /// `notify`: a new notification, or new text for one already kept.
     func post(_ n: GadgetbridgeMessage.Notify) {
         let title = n.title.count > 0 ? n.title : n.sender
-        store(phoneID: n.id, category: .other, flags: [.positiveAction, .negativeAction],
+        // Important: Android's priority is not sent, and Gadgetbridge's own
+        // per-app filter already chose what reaches the wrist (a Bangle.js
+        // buzzes for every one).
+        store(phoneID: n.id, category: .other, flags: [.important, .positiveAction, .negativeAction],
               texts: (n.source, title, n.subject, n.body), labels: ("Open", "Dismiss"))
     }
 
