@@ -38,7 +38,7 @@ let package = Package(
         benchmarkTarget(
             "WatchBenchmarks",
             measuring: [
-                "WristCore", "Watch", "BoardConfig", "SimBoard", "PhoneServices", "GATT", "ANCS", "AMS", "ATTCodec", "Screens", "Graphics", "Display",
+                "WristCore", "Watch", "BoardConfig", "SimBoard", "PhoneServices", "GATT", "ANCS", "AMS", "Gadgetbridge", "ATTCodec", "Screens", "Graphics", "Display",
                 "Loop", "LinuxLoop", "LinuxHAL", "HAL",
                 // The WatchDaemon takes a Logger.
                 "Log",

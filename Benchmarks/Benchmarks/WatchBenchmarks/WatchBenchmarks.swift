@@ -158,8 +158,36 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(busBytes, (d.driver.totals.busBytes - before) / max(1, benchmark.scaledIterations.count))
     }
 
+    // Android (issue 26): the same story through Gadgetbridge's UART lines.
+    Benchmark("Watch: Gadgetbridge notify line → motor → render → flush → button → DISMISS", configuration: config) { benchmark in
+        let r = try androidRig()
+        let bus = r.watch.driver.totals.busBytes
+        let motor = r.motorOns
+        let dismissals = r.dismissals
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { r.notificationThenDismiss() }
+        benchmark.stopMeasurement()
+        let n = max(1, benchmark.scaledIterations.count)
+        benchmark.measurement(busBytes, (r.watch.driver.totals.busBytes - bus) / n)
+        benchmark.measurement(motorPulses, (r.motorOns - motor) / n)
+        precondition(r.dismissals - dismissals == benchmark.scaledIterations.count, "every press must reach Gadgetbridge as DISMISS")
+        precondition(r.motorOns - motor >= benchmark.scaledIterations.count, "every notification must buzz")
+        precondition(r.watch.notifications.notificationCount == 0)
+    }
+
     // Music control (MediaBenchmarks.swift).
     mediaBenchmarks(config)
+}
+
+nonisolated(unsafe) var androidRigInstance: AndroidRig?
+
+/// One Android rig, warmed up (its first notifications allocate: the screens' caches).
+func androidRig() throws -> AndroidRig {
+    if let r = androidRigInstance { return r }
+    let r = try AndroidRig()
+    for _ in 0..<64 { r.notificationThenDismiss() }
+    androidRigInstance = r
+    return r
 }
 
 /// The watch's store (two fetched notifications, kept by the phone) drawn by
