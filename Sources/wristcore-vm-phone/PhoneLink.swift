@@ -27,17 +27,25 @@ final class PhoneLink {
     private var lastLevel: LinkSecurityLevel?
     private var securityTimer: TimerID!
     private var connections = 0
+    /// `--relay`: the link goes to the relay's client instead of the simulated iPhone.
+    private let relay: ATTRelay?
 
-    init(loop: EpollLoop, options: PhoneOptions, script: [PhoneEvent]) {
+    init(loop: EpollLoop, options: PhoneOptions, script: [PhoneEvent], relay: ATTRelay? = nil) {
         self.loop = loop
         self.options = options
         self.script = script
+        self.relay = relay
         // The link's security is read back from the kernel (BT_SECURITY); a
         // short poll reports it without a hook in the kernel's SMP.
         securityTimer = loop.makeTimer { [unowned(unsafe) self] in self.checkSecurity() }
     }
 
     func start() {
+        // A relay connects once its client is there (the client then sees the whole link).
+        if let relay, !relay.hasClient {
+            loop.schedule(after: .milliseconds(100)) { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.start() } }
+            return
+        }
         let s = WatchScanner(loop: loop, index: options.hciIndex, name: options.watchName)
         scanner = s
         do {
@@ -67,6 +75,16 @@ final class PhoneLink {
         connections += 1
         channel = link
         PhoneOutput.emit("CONNECTED addr=\(address) type=\(PhoneController.name(type)) n=\(connections)")
+        if let relay {
+            relay.closed = { [lifetime, unowned(unsafe) self] in
+                guard !lifetime.isOver else { return }
+                self.channel = nil
+                PhoneOutput.emit("DISCONNECTED n=\(self.connections)")
+                if self.options.reconnect { self.retry() } else { self.loop.stop() }
+            }
+            relay.attach(link)
+            return
+        }
         var config = SimulatedPhone.Configuration()
         config.deviceName = "VM iPhone"
         config.mtu = options.mtu

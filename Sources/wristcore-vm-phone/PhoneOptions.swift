@@ -17,10 +17,13 @@ struct PhoneOptions {
     var mtu = 185
     /// The media player's queue (AMS); nil: the simulated phone's default.
     var tracks: [SimulatedTrack]?
+    /// Relay the link to a client on this Unix SEQPACKET socket instead of
+    /// playing the iPhone (the VM's Android test: ATTRelay.swift).
+    var relayPath: String?
 
     static let usage = """
         usage: wristcore-vm-phone [--hci N] [--watch-name NAME] [--script FILE] [--once] [--reject-pairing] [--mtu N]
-               [--track "ARTIST|ALBUM|TITLE|SECONDS"]...
+               [--track "ARTIST|ALBUM|TITLE|SECONDS"]... [--relay PATH]
 
         The simulated iPhone on a real (virtual) Bluetooth controller, for the
         real-kernel VM tests (docs/testing-vm.md). As an LE central on hciN it
@@ -29,7 +32,10 @@ struct PhoneOptions {
         with ANCS (SimulatedPhone) and plays --script once the watch has
         subscribed to Notification Source. It serves the Apple Media Service
         too: --track (repeat) replaces the player's queue, the first track
-        playing. Lines on stdin are more PhoneScript
+        playing. With --relay PATH it plays no phone: it listens on the Unix
+        SEQPACKET socket PATH and relays the L2CAP link to its client PDU for
+        PDU (the Gadgetbridge emulator, Tests/CLI/gadgetbridge_phone.py), and
+        connects to the watch once a client is there. Lines on stdin are more PhoneScript
         events (add uid=2 ..., remove uid=2, disconnect ...) played at once,
         plus `quit`. Events go to stdout, one per line (see PhoneOutput.swift).
         """
@@ -64,6 +70,9 @@ struct PhoneOptions {
                     return .failure(PhoneFailure("--track \(v): give ARTIST|ALBUM|TITLE|SECONDS (4 fields, a title)"))
                 }
                 o.tracks = (o.tracks ?? []) + [SimulatedTrack(artist: parts[0], album: parts[1], title: parts[2], duration: parts[3])]
+            case "--relay":
+                guard let v = value(), !v.isEmpty else { return .failure(PhoneFailure("--relay needs a socket path")) }
+                o.relayPath = v
             case "-h", "--help": return .failure(PhoneFailure(usage))
             default: return .failure(PhoneFailure("unknown argument \(args[i])\n\(usage)"))
             }

@@ -39,7 +39,11 @@ enum VMPhone {
         }
 
         let controller = PhoneController(client: client, index: options.hciIndex, confirmPairing: options.confirmPairing)
-        let link = PhoneLink(loop: loop, options: options, script: script)
+        var relay: ATTRelay? = nil
+        if let path = options.relayPath {
+            do throws(HALError) { relay = try ATTRelay(loop: loop, path: path) } catch { fail("relay \(path): \(error)") }
+        }
+        let link = PhoneLink(loop: loop, options: options, script: script, relay: relay)
 
         // stdin: more PhoneScript events, one per line, or `quit`. Reopened through
         // /proc so it can be non-blocking without changing the caller's pipe.

@@ -1277,6 +1277,47 @@ def main():
     if "notify" in ctx:
         ctx["notify"].close()
 
+    def android_gadgetbridge():
+        """Issue 26: an Android phone over the real L2CAP link. The phone
+        emulator relays the link PDU for PDU (--relay) to the independent
+        Gadgetbridge emulator (Tests/CLI/gadgetbridge_phone.py, written from
+        Gadgetbridge's Java): it discovers the UART, subscribes, sends the
+        clock line and a notification in 20-byte Write Commands; the watch
+        shows it, and the negative button sends DISMISS back."""
+        sys.path.insert(0, os.path.join(REPO, "Tests", "CLI"))
+        from gadgetbridge_phone import GadgetbridgePhone
+        for p in ("phone", "watch"):  # the iPhone goes; a fresh watch
+            if p in ctx:
+                ctx.pop(p).stop()
+        ctx["watch"] = watch = start_daemon("watch-android")
+        ctx["harness"] = h = Harness()
+        relay = "/tmp/wc-gb-relay.sock"
+        ctx["phone"] = phone = Proc("android", [PHONE, "--hci", HW["BT_PHONE_INDEX"], "--relay", relay, "--once"], stdin=True)
+        expect(phone.wait_for(r"^READY", T_SHORT), f"phone controller set-up failed:\n{phone.tail()}")
+        gb = GadgetbridgePhone(relay)
+        try:
+            gb.open()
+            expect(phone.wait_for(r"^CONNECTED", T_LINK), f"no L2CAP connection\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+            gb.connect()
+            said = wait_until(lambda: gb.poll() or any("Gadgetbridge on the UART" in l for l in watch.lines), T_LINK)
+            expect(said, f"the watch did not take the link for an Android phone\nwatch:\n{watch.tail()}")
+            expect(any(l.get("t") == "ver" for l in gb.lines), f"no version line from the watch: {gb.rx_lines}")
+            gb.notify(4242, src="Signal", title="Ren\u00e9", body="Caf\u00e9 at 5?\nOK")
+            got = wait_until(lambda: gb.poll() or next((n for n in h.notifications() if n["uid"] == 4242), None), T_LINK)
+            expect(got, f"the notification never reached the watch's store: {h.notifications()}\nwatch:\n{watch.tail()}")
+            expect(got.get("title") == "Ren\u00e9" and got.get("message") == "Caf\u00e9 at 5?\nOK", f"store: {got}")
+            shown = wait_until(lambda: gb.poll() or (lambda s: s if s["screen"] == "detail" and s.get("uid") == 4242 else None)(h.state()), T_LINK)
+            expect(shown, f"no pop-up: {h.state()}")
+            Sim.press("BTN_NEGATIVE")
+            line = gb.wait_line(lambda l: l.get("t") == "notify" and l.get("n") == "DISMISS", T_LINK)
+            expect(line and line.get("id") == 4242, f"no DISMISS for 4242 at the phone: {gb.lines}\nwatch:\n{watch.tail()}")
+            expect(not gb.problems and not gb.malformed, f"lines Gadgetbridge would trip on: {gb.problems} {gb.malformed}")
+            diag(f"the watch's lines, as Gadgetbridge read them: {gb.lines}")
+        finally:
+            gb.close()
+    tap.run("bluetooth: an Android phone (the Gadgetbridge emulator over the real L2CAP link): the UART found, a notification shown, DISMISS back",
+            android_gadgetbridge, r_link)
+
     for p in ("watch", "phone"):
         if p in ctx:
             ctx[p].stop()
