@@ -84,6 +84,7 @@ public enum HarnessJSON {
             ("display", string(w.displayPower.rawValue)),
             ("link", string("\(w.link)")),
             ("connected", w.isPhoneConnected ? "true" : "false"),
+            ("phone", w.phoneKind.map(string) ?? "null"),
             ("notifications", "\(w.notificationCount)"),
             ("ringing", w.ringingCall.map { "\($0.rawValue)" } ?? "null"),
             ("motor", string(w.isMotorOn ? "on" : "off")),

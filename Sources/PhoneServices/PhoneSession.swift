@@ -21,7 +21,7 @@ import Notifications
 /// every closure is created once.
 public final class PhoneSession {
     /// Which phone is on the link, as far as the watch can tell.
-    public enum PhoneKind: Sendable, Equatable {
+    public enum PhoneKind: String, Sendable, Equatable {
         /// Not known yet (or a phone that offers neither).
         case unknown
         /// ANCS is subscribed.

@@ -12,6 +12,9 @@ public struct WatchSnapshot: Sendable {
     public var link: PhoneLinkState
     /// A phone session is running.
     public var isPhoneConnected: Bool
+    /// Which phone the session has turned out to be ("iPhone", "android",
+    /// "unknown"; nil without a session).
+    public var phoneKind: String?
     public var notificationCount: Int
     public var ringingCall: NotificationID?
     public var isMotorOn: Bool
@@ -30,6 +33,7 @@ extension WatchController {
     public var snapshot: WatchSnapshot {
         WatchSnapshot(
             screen: model.screen, displayPower: model.displayPower, link: model.link, isPhoneConnected: session != nil,
+            phoneKind: session?.phoneKind.rawValue,
             notificationCount: model.notifications.notificationCount, ringingCall: model.ringingCall,
             isMotorOn: motor?.isMotorOn == true, displayBus: displayBus, sourceHealth: model.notifications.health,
             doNotDisturb: model.doNotDisturb, media: model.media, now: now)

@@ -259,6 +259,7 @@ try:
     phone.connect()
     until(lambda: any(l.get("t") == "gps_power" for l in phone.lines), 2, phone, h)
     check("connect() with the prelude: the daemon lives and the link is up", alive() and h.state(phone)["connected"])
+    check("the harness state says an Android phone", h.state(phone).get("phone") == "android", h.state(phone))
     gps = [l for l in phone.lines if l.get("t") == "gps_power"]
     print("#   is_gps_active: %s" % ("answered %r" % gps[0] if gps else
           "no gps_power reply (optional; BangleApps answers {\"t\":\"gps_power\",\"status\":false})"))
