@@ -111,7 +111,7 @@ let package = Package(
                 "BoardConfig", "WearerSettings", "PhoneServices", "Notifications", "AMS", "Screens", "Graphics", "Display", "Input",
                 "Haptics", "Loop", "HAL", "Log",
             ]),
-        .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "AMS", "HAL", "TextFormat"]),
+        .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "AMS", "Gadgetbridge", "HAL", "TextFormat"]),
 
         // MARK: fonts (BDF -> .wcf compiler; see Fonts/README.md)
         .target(name: "FontCompiler"),
@@ -188,7 +188,7 @@ let package = Package(
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "LinuxHAL", "HAL"]),
         .testTarget(name: "FontCompilerTests", dependencies: ["FontCompiler", "Graphics"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "BoardConfig", "Graphics", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
-        .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "Notifications", "AMS", "HAL", "TextFormat"]),
+        .testTarget(name: "DecodeTests", dependencies: ["Decode", "ATTCodec", "ANCS", "Notifications", "AMS", "Gadgetbridge", "HAL", "TextFormat"]),
         // SimBoard with in-memory sockets: no LinuxHAL in its closure.
         .testTarget(
             name: "SimBoardTests",

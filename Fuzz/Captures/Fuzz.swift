@@ -2,7 +2,8 @@
 // btsnoop (datalinks 1001, 1002, 2001) and Apple PacketLogger .pklg, through
 // HCI events, ACL reassembly, L2CAP, ATT conversations with discovery, ANCS
 // (Control Point, Data Source reassembly with pipelining and optional
-// attributes) and CTS, down to every record's text and JSON line.
+// attributes), CTS and Gadgetbridge's lines on the Nordic UART, down to
+// every record's text and JSON line.
 //
 // The input is the file itself (the seeds are real-shaped captures).
 // Invariants:

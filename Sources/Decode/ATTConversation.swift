@@ -3,23 +3,40 @@ import ATTCodec
 import PhoneServices
 
 /// One ATT bearer's conversation, decoded PDU by PDU: it remembers the
-/// outstanding request of each side (to read responses), learns the
-/// server's handles from discovery, and decodes the ANCS and CTS values
-/// written to or notified from the characteristics it has identified —
-/// Data Source responses reassembled by the real `DataSourceAssembler`,
-/// registered from the Control Point writes it sees.
+/// outstanding request of each side (to read responses), learns each
+/// server's handles from discovery, and decodes the ANCS, AMS, CTS and
+/// Gadgetbridge values written to or notified from the characteristics it
+/// has identified — Data Source responses reassembled by the real
+/// `DataSourceAssembler`, registered from the Control Point writes it sees;
+/// UART lines by the watch's `LineAssembler`.
 public final class ATTConversation {
-    public private(set) var map = GATTMap()
+    /// What discovery taught about each side's server, by the direction its
+    /// responses go (nil: direction unknown): the phone serves ANCS and AMS,
+    /// the watch the UART, and the two servers' handles may overlap.
+    private var maps: [DecodedRecord.Direction?: GATTMap] = [:]
+    /// The server the PDU being decoded goes to or comes from.
+    private var server: DecodedRecord.Direction?
+    /// Its map.
+    private var map: GATTMap {
+        get { maps[server] ?? GATTMap() }
+        set { maps[server] = newValue }
+    }
     /// Outstanding request per requesting side (nil: direction unknown).
     private var pending: [DecodedRecord.Direction?: ATTDecoding.PendingRequest] = [:]
     private let dataSource = DataSourceTracker()
     private let ams = AMSTracker()
+    /// Made when the UART carries its first value.
+    private var gadgetbridge: GadgetbridgeTracker?
     /// The Control Point write waiting for its Write Response / Error Response.
     private var controlPointWriteTag: UInt32?
     /// Where the PDU being decoded sits in the capture.
     private var position: CapturePosition?
 
     public init() {}
+
+    /// What discovery taught about the server whose responses go in
+    /// `direction` (`.phoneToWatch`: the phone's; nil: direction unknown).
+    public func map(servedIn direction: DecodedRecord.Direction?) -> GATTMap { maps[direction] ?? GATTMap() }
 
     /// Forget the session (disconnection, `reason` says why; nil: the
     /// capture or the PDUs given end): handles stay valid for a bonded
@@ -30,7 +47,7 @@ public final class ATTConversation {
     public func endSession(because reason: String?) -> [DecodedRecord] {
         pending = [:]
         controlPointWriteTag = nil
-        return ams.end() + dataSource.end(because: reason)
+        return ams.end() + dataSource.end(because: reason) + (gadgetbridge?.end(because: reason) ?? [])
     }
 
     /// True when a Data Source response lacks only optional attributes,
@@ -56,6 +73,8 @@ public final class ATTConversation {
             return [malformed("ATT", .at(0, "an ATT PDU has at least 1 byte (the opcode), got none"), direction)]
         }
         let kind = ATTOpcode.kind(ofRaw: raw)
+        // Requests, commands and confirmations go to the server; the rest come from it.
+        server = kind == .request || kind == .command || kind == .confirmation ? requester : direction
         let answered = (kind == .response || kind == .confirmation) ? pending[requester] : nil
         var att: DecodedRecord
         do {
@@ -170,6 +189,12 @@ public final class ATTConversation {
             }
         case .handleValueNotification(let n) where map.valueUUID(n.handle) == .ancsDataSource:
             return dataSource.feed(n.value, at: position, direction: direction)
+        case .writeRequest(let w) where map.valueUUID(w.handle) == GadgetbridgeSession.uartRX:
+            return uart(w.value, .rx, direction)
+        case .writeCommand(let w) where map.valueUUID(w.handle) == GadgetbridgeSession.uartRX:
+            return uart(w.value, .rx, direction)
+        case .handleValueNotification(let n) where map.valueUUID(n.handle) == GadgetbridgeSession.uartTX:
+            return uart(n.value, .tx, direction)
         case .handleValueNotification(let n) where map.valueUUID(n.handle) == .currentTime:
             return currentTime(Array(n.value), direction)
         case .readResponse(let r) where request.flatMap { $0.handle }.flatMap(map.valueUUID) == .currentTime:
@@ -221,6 +246,14 @@ public final class ATTConversation {
         default:
             return []
         }
+    }
+
+    private func uart(
+        _ value: UnsafeRawBufferPointer, _ c: GadgetbridgeTracker.Characteristic, _ direction: DecodedRecord.Direction?
+    ) -> [DecodedRecord] {
+        let tracker = gadgetbridge ?? GadgetbridgeTracker()
+        gadgetbridge = tracker
+        return tracker.feed(value, on: c, direction: direction)
     }
 
     private func currentTime(_ v: [UInt8], _ direction: DecodedRecord.Direction?) -> [DecodedRecord] {

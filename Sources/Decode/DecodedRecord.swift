@@ -20,6 +20,8 @@ public struct DecodedRecord: Equatable, Sendable {
         case hci = "HCI", l2cap = "L2CAP", smp = "SMP", att = "ATT", ancs = "ANCS", cts = "CTS"
         /// Apple Media Service.
         case ams = "AMS"
+        /// Gadgetbridge's lines on the Nordic UART (an Android phone).
+        case gadgetbridge = "Gadgetbridge"
         /// Bytes that could not be decoded (in a capture: the capture goes on).
         case malformed = "MALFORMED"
 

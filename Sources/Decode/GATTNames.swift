@@ -1,7 +1,7 @@
 import ATTCodec
 import PhoneServices
 
-/// Readable names for the UUIDs a watch ↔ iPhone conversation shows.
+/// Readable names for the UUIDs a watch ↔ phone conversation shows.
 public enum GATTNames {
     static let table: [BluetoothUUID: String] = [
         .primaryService: "Primary Service", .secondaryService: "Secondary Service", .include: "Include",
@@ -19,6 +19,8 @@ public enum GATTNames {
         .ancsControlPoint: "ANCS Control Point", .ancsDataSource: "ANCS Data Source",
         .amsService: "AMS", .amsRemoteCommand: "AMS Remote Command", .amsEntityUpdate: "AMS Entity Update",
         .amsEntityAttribute: "AMS Entity Attribute",
+        GadgetbridgeSession.uartService: "Nordic UART", GadgetbridgeSession.uartRX: "UART RX",
+        GadgetbridgeSession.uartTX: "UART TX",
     ]
 
     /// The known name, or nil.

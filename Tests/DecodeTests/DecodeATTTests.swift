@@ -81,7 +81,7 @@ struct DecodeATTTests {
             "ATT Read Request handle 0x0040",
             "ATT Read Response for handle 0x0040: 00",
         ])
-        #expect(c.map.service(containing: 0x32)?.uuid.description == "7905F431-B5CE-4E99-A40F-4B1E122D00D0")
+        #expect(c.map(servedIn: nil).service(containing: 0x32)?.uuid.description == "7905F431-B5CE-4E99-A40F-4B1E122D00D0")
     }
 
     @Test("bad ATT input: a message with the byte offset", arguments: [
