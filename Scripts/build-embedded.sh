@@ -235,10 +235,12 @@ link() { # link PRODUCT MODULE...
     [ "$LTO" = 1 ] && cmd+=(-Wl,-mllvm,-machine-outliner-reruns=3 -Wl,-mllvm,-enable-merge-functions)
     # The daemon's hot code side by side (Scripts/wristcore-embedded.order, made by
     # Scripts/hot_text_order.py): only those pages are resident (RSS 2.36 -> 1.90 MiB).
-    # EXTERN keeps the listed functions global through LTO, so lld can still order them.
+    # lld orders the functions LTO made local too; its "unable to order undefined
+    # symbol" warnings are about their bitcode symbols only, hence not shown. (They
+    # were once kept global with an EXTERN script: that kept copies of functions
+    # inlined everywhere, and 10 KB on arm64, for the same order.)
     if [ "$product" = wristcore ] && [ "$LTO" = 1 ] && [ -f "$ORDER" ]; then
-        { echo "EXTERN("; grep -v -e '^#' -e '^$' "$ORDER"; echo ")"; } >"$OUT/hot-code.ld"
-        cmd+=("$OUT/hot-code.ld" -Wl,--symbol-ordering-file="$ORDER" -Wl,--no-warn-symbol-ordering)
+        cmd+=(-Wl,--symbol-ordering-file="$ORDER" -Wl,--no-warn-symbol-ordering)
     fi
     if [ -n "$SYSROOT" ]; then
         cmd+=(-L "$SYSROOT/usr/lib/$GNU" -Wl,-rpath-link,"$SYSROOT/usr/lib/$GNU" -Wl,-rpath-link,"$SYSROOT/lib/$GNU")
