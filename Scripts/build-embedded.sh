@@ -228,11 +228,11 @@ link() { # link PRODUCT MODULE...
     # lld (the Swift toolchain's) for the bitcode: link-time optimisation, identical
     # code folded; relative relocations packed (DT_RELR, glibc 2.36): 36 KB less on arm64.
     [ "$LTO" = 1 ] && cmd+=(-fuse-ld=lld -B "$(dirname "$(readlink -f "$SWIFTC")")" -Wl,--icf=all -Wl,--lto-O2 -Wl,-z,pack-relative-relocs)
-    # Two more LLVM size passes over the whole program: the machine outliner run
-    # again over its own output (arm64 and armhf outline -Osize code by default,
-    # once), and IR functions that are the same merged (the Swift compiler merges
-    # them within a module only): 17 KB less on arm64.
-    [ "$LTO" = 1 ] && cmd+=(-Wl,-mllvm,-machine-outliner-reruns=3 -Wl,-mllvm,-enable-merge-functions)
+    # The machine outliner run again over its own output (arm64 and armhf outline
+    # -Osize code by default, once): 14 KB less on arm64. (LLVM's MergeFunctions
+    # would save 4 KB more but renames merged hot functions out of the order
+    # below: amd64 VmRSS 2.0 -> 2.4-2.6 MiB.)
+    [ "$LTO" = 1 ] && cmd+=(-Wl,-mllvm,-machine-outliner-reruns=3)
     # The daemon's hot code side by side (Scripts/wristcore-embedded.order, made by
     # Scripts/hot_text_order.py): only those pages are resident (RSS 2.36 -> 1.90 MiB).
     # lld orders the functions LTO made local too; its "unable to order undefined
