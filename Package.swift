@@ -82,7 +82,7 @@ let package = Package(
 
         // MARK: devices and UI
         .target(name: "Graphics", dependencies: ["HAL", "TextFormat"]),
-        .target(name: "Display", dependencies: ["HAL", "Graphics"]),
+        .target(name: "Display", dependencies: ["HAL", "Graphics", "TextFormat"]),
         .target(name: "Input", dependencies: ["HAL", "Loop"]),
         .target(name: "Haptics", dependencies: ["HAL", "Loop"]),
         .target(name: "Screens", dependencies: ["HAL", "Graphics", "Notifications", "AMS"]),

@@ -1,5 +1,6 @@
 import ATTCodec
 import PhoneServices
+import TextFormat
 
 /// Turns one ATT PDU into a record. `context` names handles (from the
 /// capture's discovery) and says which request a response answers.
@@ -309,7 +310,7 @@ public enum ATTDecoding {
 
     /// `Write Request` → `write_request`.
     static func snake(_ s: String) -> String {
-        String(s.lowercased().map { $0 == " " ? "_" : $0 })
+        String(s.asciiLowercased().map { $0 == " " ? "_" : $0 })
     }
 
     /// True when discovery says `handle` is an AMS characteristic's value.

@@ -25,7 +25,7 @@ public struct DecodedRecord: Equatable, Sendable {
         /// Bytes that could not be decoded (in a capture: the capture goes on).
         case malformed = "MALFORMED"
 
-        public var jsonName: String { rawValue.lowercased() }
+        public var jsonName: String { rawValue.asciiLowercased() }
     }
 
     /// 1-based record number in the capture file (nil for hex input).

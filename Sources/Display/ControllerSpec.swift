@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A controller family by the name board files use ("ssd1306"). The
 /// families WristCore drives share the SSD1306 command set for everything
 /// but addressing and power, which each panel's `ControllerSpec` states as
@@ -102,7 +104,7 @@ public struct ControllerSpec: Sendable, Equatable, CustomStringConvertible {
     /// Looks a panel up by its board-file name ("ssd1306-128x64", "sh1106", "ssd1306-128x32" ...).
     /// A bare family name means its 128x64 variant.
     public static func named(_ name: String) -> ControllerSpec? {
-        let key = name.lowercased()
+        let key = name.asciiLowercased()
         if let s = all.first(where: { $0.name == key }) { return s }
         return all.first(where: { $0.family.rawValue == key && $0.height == 64 })
     }

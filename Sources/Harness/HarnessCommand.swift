@@ -1,4 +1,5 @@
 import BoardConfig
+import TextFormat
 /// One request on the harness endpoint's line protocol (docs/harness.md).
 public enum HarnessCommand: Equatable, Sendable {
     /// Press and release (held 80 ms: longer than the debounce, shorter than a long press).
@@ -26,13 +27,13 @@ public enum HarnessCommand: Equatable, Sendable {
     /// Parses one line; the error text is sent back after `error `.
     public static func parse(_ line: String) -> Result<HarnessCommand, HarnessCommandError> {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        guard let verb = words.first?.lowercased() else { return .failure(.init("empty line; try 'help'")) }
+        guard let verb = words.first?.asciiLowercased() else { return .failure(.init("empty line; try 'help'")) }
         let args = Array(words.dropFirst())
         func role() -> Result<ButtonRole, HarnessCommandError> {
             guard let name = args.first else {
                 return .failure(.init("\(verb) needs a button name: \(ButtonRole.allCases.map { $0.rawValue }.joined(separator: ", "))"))
             }
-            guard let r = ButtonRole(rawValue: name.lowercased()) else {
+            guard let r = ButtonRole(rawValue: name.asciiLowercased()) else {
                 return .failure(.init("unknown button '\(name)'; buttons: \(ButtonRole.allCases.map { $0.rawValue }.joined(separator: ", "))"))
             }
             return .success(r)
@@ -62,7 +63,7 @@ public enum HarnessCommand: Equatable, Sendable {
             return .success(.events)
         case "snapshot":
             if let e = noMoreThan(1) { return .failure(e) }
-            let name = args.first?.lowercased() ?? "pbm"
+            let name = args.first?.asciiLowercased() ?? "pbm"
             guard let f = SnapshotFormat(rawValue: name) else { return .failure(.init("snapshot format must be pbm or png, not '\(name)'")) }
             return .success(.snapshot(f))
         case "notifications":

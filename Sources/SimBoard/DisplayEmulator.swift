@@ -1,4 +1,5 @@
 import Graphics
+import TextFormat
 
 /// The OLED module being emulated. This is the emulator's own description of
 /// the hardware, written from the datasheets independently of the Display
@@ -36,7 +37,7 @@ public struct EmulatedPanel: Sendable, Equatable, CustomStringConvertible {
 
     /// By the board-file name ("ssd1306-128x64", "sh1106-128x64", ...).
     public static func named(_ name: String) -> EmulatedPanel? {
-        switch name.lowercased() {
+        switch name.asciiLowercased() {
         case "ssd1306-128x64", "ssd1306": return .ssd1306_128x64
         case "ssd1306-128x32": return .ssd1306_128x32
         case "ssd1309-128x64", "ssd1309": return .ssd1309_128x64
@@ -323,7 +324,7 @@ public final class DisplayEmulator {
         case 0xE0, 0xEE: if chip == .sh1106 { return 0 }
         default: break
         }
-        fault("0x\(hex(b)) is not a \(chip.rawValue.uppercased()) command")
+        fault("0x\(hex(b)) is not a \(chip.rawValue.asciiUppercased()) command")
         return -1
     }
 

@@ -41,7 +41,7 @@ struct ScreenshotCommand: WristcoreCommand {
     }
 
     func run() throws(WristCoreFailure) {
-        let pbm = output.lowercased().hasSuffix(".pbm")
+        let pbm = output.asciiLowercased().hasSuffix(".pbm")
         let reply = try HarnessRequest.send("snapshot \(pbm ? "pbm" : "png")", to: String(harness.dropFirst(5)))
         do throws(HALError) { try FileBytes.write(reply.payload, to: output) } catch {
             throw WristCoreFailure("cannot write \(output) (does the directory exist and is it writable?)")

@@ -96,7 +96,7 @@ final class TerminalScreen {
     static func localeIsUTF8() -> Bool {
         let env = CurrentProcess.environment
         let locale = env("LC_ALL").flatMap { $0.isEmpty ? nil : $0 } ?? env("LC_CTYPE").flatMap { $0.isEmpty ? nil : $0 } ?? env("LANG") ?? ""
-        let l = Array(locale.lowercased().utf8)
+        let l = Array(locale.asciiLowercased().utf8)
         return contains(l, "utf-8") || contains(l, "utf8")
     }
 

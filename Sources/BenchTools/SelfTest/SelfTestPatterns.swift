@@ -1,6 +1,7 @@
 import BoardConfig
 import Graphics
 import Screens
+import TextFormat
 
 /// What the self-test draws on the panel. The display pattern reveals a wrong
 /// controller type, column offset or height at a glance:
@@ -84,7 +85,7 @@ final class SelfTestPatterns {
     func drawButtonPrompt(into fb: Framebuffer, role: ButtonRole, line: String, number: Int, of count: Int, feedback: ButtonFeedback) {
         fb.clear()
         let compact = fb.height < 48
-        let name = role.rawValue.uppercased()
+        let name = role.rawValue.asciiUppercased()
         let w = fb.width
         switch feedback {
         case .pressed:
@@ -102,7 +103,7 @@ final class SelfTestPatterns {
             }
             // The other button's line is on the terminal; the panel has room for its name.
             if case .other(let other, _) = feedback {
-                bottom("got \(other.rawValue.uppercased()) instead", into: fb)
+                bottom("got \(other.rawValue.asciiUppercased()) instead", into: fb)
             }
         }
     }

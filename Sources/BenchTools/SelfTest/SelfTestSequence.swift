@@ -4,6 +4,7 @@ import HAL
 import Haptics
 import Loop
 import Screens
+import TextFormat
 
 /// The self-test's steps, one after the other, on the board's own devices
 /// (through the `BoardDevices` seam) and one event loop:
@@ -215,7 +216,7 @@ public final class SelfTestSequence {
         guard let wiring = board.button(role) else { return next() }
         let line = SelfTestAdvice.lineName(wiring)
         if buttonNumber == 1 { output("\nStep 2/3: buttons, one after the other") }
-        output("  press \(role.rawValue.uppercased()) (\(line)) ...")
+        output("  press \(role.rawValue.asciiUppercased()) (\(line)) ...")
         if let error = buttons?.openFailures[role] {
             return record(SelfTestResult(name: role.rawValue, outcome: .failed, detail: "\(error.operation): \(error.reason)", hint: error.hint))
         }
@@ -265,7 +266,7 @@ public final class SelfTestSequence {
             guard let wiring = board.button(role), let expectedWiring = board.button(expected) else { return }
             let line = SelfTestAdvice.lineName(wiring)
             if role == expected {
-                output("    \(role.rawValue.uppercased()) pressed (\(line))")
+                output("    \(role.rawValue.asciiUppercased()) pressed (\(line))")
                 var detail = "pressed (\(line))"
                 if !wrongPresses.isEmpty { detail += "; before it: " + wrongPresses.map { $0.rawValue }.joined(separator: ", ") }
                 summary.results.append(SelfTestResult(name: role.rawValue, outcome: .passed, detail: detail))
@@ -275,7 +276,7 @@ public final class SelfTestSequence {
                 if let t = advanceTimer { loop.arm(t, after: options.feedbackPause, repeating: nil) }
             } else {
                 wrongPresses.append(role)
-                output("    got \(role.rawValue.uppercased()) (\(line)), not \(expected.rawValue.uppercased()): "
+                output("    got \(role.rawValue.asciiUppercased()) (\(line)), not \(expected.rawValue.asciiUppercased()): "
                     + advice.wrongButton(pressed: wiring, expected: expectedWiring))
                 drawButton(expected, feedback: .other(role, line: line))
             }

@@ -1,4 +1,5 @@
 import ATTCodec
+import TextFormat
 
 
 /// One notification on the simulated iPhone.
@@ -27,8 +28,8 @@ public struct SimulatedNotification: Equatable, Sendable {
         }
 
         public init?(name: String) {
-            let n = String(name.lowercased().filter { $0 != "-" && $0 != "_" })
-            guard let c = Category.allCases.first(where: { "\($0)".lowercased() == n }) else { return nil }
+            let n = String(name.asciiLowercased().filter { $0 != "-" && $0 != "_" })
+            guard let c = Category.allCases.first(where: { "\($0)".asciiLowercased() == n }) else { return nil }
             self = c
         }
     }

@@ -1,6 +1,7 @@
 import ATTCodec
 import HAL
 import PhoneServices
+import TextFormat
 
 
 /// One step of a simulated-iPhone script.
@@ -148,7 +149,7 @@ public enum PhoneScript {
     private static func flags(_ s: String) throws(Problem) -> SimulatedNotification.Flags {
         var f: SimulatedNotification.Flags = []
         for name in s.split(separator: ",") {
-            switch name.lowercased() {
+            switch name.asciiLowercased() {
             case "silent": f.insert(.silent)
             case "important": f.insert(.important)
             case "preexisting": f.insert(.preExisting)
