@@ -1297,17 +1297,19 @@ def main():
         gb = GadgetbridgePhone(relay)
         try:
             gb.open()
+            mark = phone.mark()
             expect(phone.wait_for(r"^CONNECTED", T_LINK), f"no L2CAP connection\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
-            gb.connect()
             # The watch holds a bond for controller B (the iPhone's, above) which
             # this new phone process does not: the link is paired again, as
-            # Gadgetbridge's "Pair" does; the wearer confirms on the watch.
-            if phone.wait_for(r"^PAIRING passkey=", 10):
-                paired = wait_until(lambda: gb.poll() or h.state()["screen"] == "pairing", T_SHORT)
+            # Gadgetbridge's "Pair" does; the wearer confirms on the watch. The
+            # watch's ATT may wait for that, so it comes first.
+            if phone.wait_for(r"^PAIRING passkey=", 8, since=mark):
+                paired = wait_until(lambda: h.state()["screen"] == "pairing", T_SHORT)
                 expect(paired, f"no pairing screen for the Android phone: {h.state()}")
                 Sim.press("BTN_POSITIVE")
-                expect(phone.wait_for(r"^BONDED", T_PAIR), f"no bond\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
+                expect(phone.wait_for(r"^BONDED", T_PAIR, since=mark), f"no bond\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
                 diag("paired again (numeric comparison, confirmed on the watch)")
+            gb.connect()
             said = wait_until(lambda: gb.poll() or any("Gadgetbridge on the UART" in l for l in watch.lines), T_LINK)
             expect(said, f"the watch did not take the link for an Android phone\nwatch:\n{watch.tail()}")
             expect(any(l.get("t") == "ver" for l in gb.lines), f"no version line from the watch: {gb.rx_lines}")
