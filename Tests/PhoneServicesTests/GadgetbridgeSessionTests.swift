@@ -200,7 +200,9 @@ struct GadgetbridgeSessionTests {
     @Test func repliesAreCutToTheMTUAndNotSentUnsubscribed() throws {
         let p = try AndroidPhone()
         p.write(line: "\u{10}GB({\"t\":\"notify\",\"id\":99,\"title\":\"x\"})\n")
-        #expect(throws: NotificationActionError.queueFull) { try p.session.performAction(.positive, on: NotificationID(99)) }
+        #expect(throws: NotificationActionError.noSession, "not subscribed: nothing reaches Gadgetbridge") {
+            try p.session.performAction(.positive, on: NotificationID(99))
+        }
         p.subscribe()
         try p.session.performAction(.positive, on: NotificationID(99))
         p.pump()

@@ -96,6 +96,7 @@ public final class GadgetbridgeSession {
         self.emit = emit
         source.events = { [unowned(unsafe) self] event in self.emit(.notification(event)) }
         source.send = { [unowned(unsafe) self] reply in self.send(reply) }
+        source.canReply = { [unowned(unsafe) self] in self.canReply }
     }
 
     deinit { replyBuffer.deallocate() }

@@ -37,6 +37,8 @@ public final class GadgetbridgeSource: NotificationSource {
     var events: (NotificationEvent) -> Void = { _ in }
     /// Writes a reply to the phone; false when it cannot go now.
     var send: (GadgetbridgeReply) -> Bool = { _ in false }
+    /// Whether the phone listens for replies (subscribed to the UART's TX).
+    var canReply: () -> Bool = { false }
     /// A session with the phone runs (replies can go).
     public private(set) var isInSession = false
     public private(set) var health = NotificationSourceHealth()
@@ -166,7 +168,8 @@ public final class GadgetbridgeSource: NotificationSource {
     public func perform(_ action: NotificationAction, on uid: NotificationID, now: MonotonicInstant)
         throws(NotificationActionError)
     {
-        guard isInSession else { throw .noSession }
+        // Not subscribed to TX: no reply can reach Gadgetbridge.
+        guard isInSession, canReply() else { throw .noSession }
         guard let i = index(uid: uid.rawValue) else { throw .unknownNotification(uid) }
         guard slots[i].flags.contains(action.requiredFlag) else { throw .actionNotAvailable(uid, action) }
         let reply: GadgetbridgeReply =
