@@ -108,5 +108,9 @@ public struct BluetoothSettings: Equatable, Sendable {
     /// The phone gone this long after the link was established: a short
     /// vibration and a notice (nil: never). `disconnectAlertSeconds`, default 10.
     public var disconnectAlert: Duration? = .seconds(10)
+    /// Take the UART (Gadgetbridge, docs/android.md) only on an encrypted,
+    /// bonded link: strangers in range cannot post notifications, and
+    /// Gadgetbridge must "Pair". `uartRequiresEncryption`, default false.
+    public var uartRequiresEncryption = false
     public static let defaults = BluetoothSettings(hciIndex: 0, name: "WristCore")
 }

@@ -311,7 +311,7 @@ extension BoardValidator {
     }
 
     mutating func bluetooth(_ v: ConfigJSON) -> BluetoothSettings {
-        guard let m = members(v, "bluetooth", allowed: ["hci", "name", "adapterLossTimeoutSeconds", "disconnectAlertSeconds"]) else { return .defaults }
+        guard let m = members(v, "bluetooth", allowed: ["hci", "name", "adapterLossTimeoutSeconds", "disconnectAlertSeconds", "uartRequiresEncryption"]) else { return .defaults }
         let hci = int(m, "hci", "bluetooth.hci", range: 0...63, required: nil, default: 0, allowedText: "an HCI index 0-63 (hci0 is 0)")!
         var name = string(m, "name", "bluetooth.name", required: nil) ?? BluetoothSettings.defaults.name
         let bytes = name.utf8.count
@@ -322,8 +322,10 @@ extension BoardValidator {
         let lossTimeout = int(m, "adapterLossTimeoutSeconds", "bluetooth.adapterLossTimeoutSeconds", range: 5...3600, required: nil,
                               default: Int(BluetoothSettings.defaults.adapterLossTimeout.components.seconds))!
         let alert = int(m, "disconnectAlertSeconds", "bluetooth.disconnectAlertSeconds", range: 0...3600, required: nil, default: 10, allowedText: "0 (no alert) to 3600 seconds")!
+        let uartEncrypted = bool(m, "uartRequiresEncryption", "bluetooth.uartRequiresEncryption", default: false)
         return BluetoothSettings(
-            hciIndex: hci, name: name, adapterLossTimeout: .seconds(lossTimeout), disconnectAlert: alert == 0 ? nil : .seconds(alert))
+            hciIndex: hci, name: name, adapterLossTimeout: .seconds(lossTimeout), disconnectAlert: alert == 0 ? nil : .seconds(alert),
+            uartRequiresEncryption: uartEncrypted)
     }
 
     mutating func checkLinesAreDistinct(buttons: [ButtonWiring], motor: MotorWiring?, m: [String: (ConfigJSON, Int)]) {

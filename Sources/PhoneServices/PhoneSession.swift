@@ -164,7 +164,7 @@ public final class PhoneSession {
         firmwareRevision: String = "WristCore",
         consumerConfiguration: NotificationConsumer.Configuration = .init(),
         bearerConfiguration: ATTBearer.Configuration = .init(),
-        gadgetbridgeLimits: GadgetbridgeSession.Limits = .init()
+        gadgetbridgeLimits: GadgetbridgeSession.Limits = .init(), uartRequiresEncryption: Bool = false
     ) {
         self.loop = loop
         bearer = ATTBearer(channel: channel, loop: loop, security: security, configuration: bearerConfiguration)
@@ -179,7 +179,7 @@ public final class PhoneSession {
             emit: { _ in })
         let (server, handles) = WatchGATTDatabase.makeServer(
             deviceName: deviceName, security: security, firmwareRevision: firmwareRevision,
-            uartReceived: { [unowned(unsafe) uart] bytes in uart.received(bytes) })
+            uartReceived: { [unowned(unsafe) uart] bytes in uart.received(bytes) }, uartRequiresEncryption: uartRequiresEncryption)
         self.server = server
         server.attach(to: bearer)
         uart.attach(server: server, txHandle: handles.uartTX, firmware: firmwareRevision)

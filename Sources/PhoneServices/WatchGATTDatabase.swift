@@ -38,7 +38,7 @@ public enum WatchGATTDatabase {
     /// gets what the phone writes on the UART's RX.
     public static func makeServer(
         deviceName: String, security: LinkSecurityControl?, firmwareRevision: String = "WristCore",
-        uartReceived: @escaping (UnsafeRawBufferPointer) -> Void = { _ in }
+        uartReceived: @escaping (UnsafeRawBufferPointer) -> Void = { _ in }, uartRequiresEncryption: Bool = false
     ) -> (GATTServer, Handles) {
         let server = GATTServer(security: security)
         do {
@@ -54,10 +54,13 @@ public enum WatchGATTDatabase {
                     uuid: pairingCharacteristic, properties: [.read], permissions: [.readEncrypted],
                     value: Array(firmwareRevision.utf8.prefix(64))),
             ]))
-            // Unencrypted, as on a Bangle.js: Gadgetbridge connects without bonding.
+            // Unencrypted by default, as on a Bangle.js: Gadgetbridge may connect
+            // without bonding ("Don't pair"). Encrypted only: a stranger's
+            // writes are refused (a Write Request) or dropped (a Write Command).
             let uart = try server.publish(GATTServiceDefinition(uuid: GadgetbridgeSession.uartService, characteristics: [
                 GATTCharacteristicDefinition(
                     uuid: GadgetbridgeSession.uartRX, properties: [.write, .writeWithoutResponse],
+                    permissions: uartRequiresEncryption ? [.writeEncrypted] : [],
                     write: { bytes in
                         uartReceived(bytes)
                         return nil

@@ -362,7 +362,8 @@ public final class WatchDaemon {
         consumerConfiguration.fetchSubtitle = true
         let session = PhoneSession(
             channel: channel, loop: loop, security: security, deviceName: board.bluetooth.name,
-            firmwareRevision: "WristCore \(WristCoreVersion.string)", consumerConfiguration: consumerConfiguration)
+            firmwareRevision: "WristCore \(WristCoreVersion.string)", consumerConfiguration: consumerConfiguration,
+            uartRequiresEncryption: board.bluetooth.uartRequiresEncryption)
         watch.phoneConnected(session)
         do { try session.start() } catch {
             logger.warning("phone link failed at once: \(error)")

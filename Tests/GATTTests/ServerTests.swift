@@ -22,12 +22,13 @@ struct ServerTests {
         let security = ManualSecurity()
         /// What the phone wrote on the UART's RX.
         var uartWrites: [[UInt8]] = []
-        init(name: String = "WristCore") throws {
+        init(name: String = "WristCore", uartRequiresEncryption: Bool = false) throws {
             link = try RawLink()
             bearer = ATTBearer(channel: link.watch, loop: link.loop)
             var received: ([UInt8]) -> Void = { _ in }
             (server, handles) = WatchGATTDatabase.makeServer(
-                deviceName: name, security: security, firmwareRevision: "WC1", uartReceived: { received(Array($0)) })
+                deviceName: name, security: security, firmwareRevision: "WC1", uartReceived: { received(Array($0)) },
+                uartRequiresEncryption: uartRequiresEncryption)
             received = { [unowned self] in self.uartWrites.append($0) }
             server.attach(to: bearer)
             try bearer.start()
@@ -75,6 +76,26 @@ struct ServerTests {
             .peer(pdu(0x04, 0x13, 0x00, 0xFF, 0xFF)),
             .watch(pdu(0x01, 0x04, 0x13, 0x00, 0x0A)),
         ])
+    }
+
+    /// `uartRequiresEncryption`: on an unencrypted link a Write Request is
+    /// refused and a Write Command dropped; once encrypted, both are taken.
+    @Test func anEncryptedOnlyUARTRefusesAStrangersWrites() throws {
+        let f = try Fixture(uartRequiresEncryption: true)
+        try f.link.run([
+            .peer(pdu(0x12, 0x0F, 0x00) + Array("GB({".utf8)),
+            .watch(pdu(0x01, 0x12, 0x0F, 0x00, 0x05)),  // Insufficient Authentication
+            .peer(pdu(0x52, 0x0F, 0x00) + Array("x".utf8)),
+            // A request after it: its answer means the command was handled.
+            .peer(pdu(0x0A, 0x05, 0x00)), .watch(pdu(0x0B, 0xC0, 0x00)),
+        ])
+        f.security.complete(.encrypted)
+        try f.link.run([
+            .peer(pdu(0x52, 0x0F, 0x00) + Array("GB(".utf8)),
+            .peer(pdu(0x12, 0x0F, 0x00) + Array("{})\n".utf8)),
+            .watch(pdu(0x13)),
+        ])
+        #expect(f.uartWrites == [Array("GB(".utf8), Array("{})\n".utf8)])
     }
 
     /// Gadgetbridge's view: RX takes writes with and without response

@@ -298,7 +298,8 @@ public final class GATTServer: ATTRequestServing {
 
     public func handleCommand(_ command: ATTPDU, bearer: ATTBearer) {
         if case .writeCommand(let c) = command {
-            if let i = index(of: c.handle), attributes[i].properties.contains(.writeWithoutResponse) {
+            // As a Write Request would be checked; a command has no error to answer with.
+            if let i = index(of: c.handle), attributes[i].properties.contains(.writeWithoutResponse), writeError(attributes[i]) == nil {
                 _ = write(handle: c.handle, value: c.value)
             }
         }
