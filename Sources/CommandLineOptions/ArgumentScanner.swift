@@ -45,7 +45,9 @@ struct ArgumentScanner {
     static func looksLikeOption(_ word: String) -> Bool {
         guard word.hasPrefix("-"), word.count > 1 else { return false }
         let second = word[word.index(after: word.startIndex)]
-        return !(second.isASCII && (second.isNumber || second == "."))
+        // ASCII digits only (Character.isNumber links Unicode's number tables).
+        guard let b = second.asciiValue else { return true }
+        return !((b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "."))
     }
 
     private func take(_ p: Parameter, inline: String?, from rest: inout ArraySlice<String>, into parsed: inout ParsedArguments) throws(UsageError) {

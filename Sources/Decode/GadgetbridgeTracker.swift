@@ -49,12 +49,12 @@ final class GadgetbridgeTracker {
     func end(because reason: String?) -> [DecodedRecord] {
         let when = reason ?? "the capture ended"
         var out: [DecodedRecord] = []
-        for (assembler, name, direction) in [(rx, "RX", rxDirection), (tx, "TX", txDirection)] where assembler.pendingCount > 0 {
+        for (assembler, name, field, direction) in [(rx, "RX", "rx", rxDirection), (tx, "TX", "tx", txDirection)] where assembler.pendingCount > 0 {
             out.append(DecodedRecord(
                 direction: direction, layer: .gadgetbridge, type: "line_incomplete",
                 summary: "UART \(name): \(assembler.pendingCount) bytes of a line without its end when \(when)",
                 fields: [
-                    DecodeField("characteristic", .string(name.lowercased())), DecodeField("length", .int(assembler.pendingCount)),
+                    DecodeField("characteristic", .string(field)), DecodeField("length", .int(assembler.pendingCount)),
                     DecodeField("reason", .string(when)),
                 ]))
             assembler.reset()

@@ -28,7 +28,7 @@ public enum SystemProbe {
         defer { closedir(dir) }
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            guard name.first?.isNumber == true, let f = fopen("/proc/\(name)/comm", "r") else { continue }
+            guard let first = name.utf8.first, first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"), let f = fopen("/proc/\(name)/comm", "r") else { continue }
             var buf = [CChar](repeating: 0, count: 64)
             let got = fgets(&buf, 64, f) != nil
             fclose(f)
