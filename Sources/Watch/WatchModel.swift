@@ -159,6 +159,9 @@ public final class WatchModel {
 
     /// A phone connected; `notifications` is its source's store (which took
     /// over what the store shown until now kept from earlier sessions).
+    // Not inlined: called for every new link and again when it turns out
+    // to be Gadgetbridge's (one copy in the firmware, not two).
+    @inline(never)
     public func phoneConnected(notifications store: any NotificationSource, now: MonotonicInstant) {
         notifications = store
         isPhoneConnected = true

@@ -217,9 +217,8 @@ public final class GadgetbridgeSession {
     private func mediaChanged(_ change: MediaChange) {
         if !media.supportedCommandsKnown {
             // What Gadgetbridge's `music` reply carries.
-            for id in [RemoteCommandID.play, .pause, .togglePlayPause, .nextTrack, .previousTrack, .volumeUp, .volumeDown] {
-                media.supportedCommands.insert(id)
-            }
+            // Play, pause, toggle, next, previous, volume up and down: RemoteCommandID 0-6.
+            media.supportedCommands = RemoteCommands(rawValue: 0x7F)
             media.supportedCommandsKnown = true
             emit(.media(.available))
         }
