@@ -58,9 +58,9 @@ final class AndroidRig {
         let uart = session.server.services.first { $0.uuid == GadgetbridgeSession.uartService }!
         rxHandle = uart.valueHandles[0]
         let cccd = uart.cccdHandles[1]
-        send([0x12, UInt8(cccd & 0xFF), UInt8(cccd >> 8), 0x01, 0x00])
+        reply([0x12, UInt8(cccd & 0xFF), UInt8(cccd >> 8), 0x01, 0x00])
         settle()
-        write(Array("\u{10}setTime(1714564800);E.setTimeZone(2.0);\n".utf8))
+        Array("\u{10}setTime(1714564800);E.setTimeZone(2.0);\n".utf8).withUnsafeBytes { write($0) }
         settle()
         precondition(session.phoneKind == .android, "the watch did not take the link for Gadgetbridge's")
         watch.motor!.stateHandler = { [unowned self] on, _ in if on { self.motorOns += 1 } }
@@ -95,17 +95,15 @@ final class AndroidRig {
         _ = try? link.send(UnsafeRawBufferPointer(rebasing: pdu[0..<bytes.count]))
     }
 
-    private func send(_ bytes: [UInt8]) { reply(bytes) }
-
     /// Writes `bytes` on RX in 20-byte Write Commands (Gadgetbridge's first chunk size).
-    private func write(_ bytes: [UInt8]) {
+    private func write(_ bytes: UnsafeRawBufferPointer) {
         var at = 0
         while at < bytes.count {
             let end = min(bytes.count, at + 20)
             pdu[0] = 0x52
             pdu[1] = UInt8(rxHandle & 0xFF)
             pdu[2] = UInt8(rxHandle >> 8)
-            for k in at..<end { pdu[3 + k - at] = bytes[k] }
+            UnsafeMutableRawBufferPointer(rebasing: pdu[3..<(3 + end - at)]).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<end]))
             _ = try? link.send(UnsafeRawBufferPointer(rebasing: pdu[0..<(3 + end - at)]))
             at = end
         }
@@ -136,18 +134,7 @@ final class AndroidRig {
             line[k] = UInt8(ascii: "0") + UInt8(id % 10)
             id /= 10
         }
-        line.withUnsafeBytes { bytes in
-            var at = 0
-            while at < bytes.count {
-                let end = min(bytes.count, at + 20)
-                pdu[0] = 0x52
-                pdu[1] = UInt8(rxHandle & 0xFF)
-                pdu[2] = UInt8(rxHandle >> 8)
-                UnsafeMutableRawBufferPointer(rebasing: pdu[3..<(3 + end - at)]).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<end]))
-                _ = try? link.send(UnsafeRawBufferPointer(rebasing: pdu[0..<(3 + end - at)]))
-                at = end
-            }
-        }
+        line.withUnsafeBytes { write($0) }
         settle()
     }
 
