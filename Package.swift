@@ -15,7 +15,7 @@
 //   profiles     PhoneServices: the phone session (ANCS + CTS over GATT), the watch's GATT database
 //                Peripheral: mgmt codec and client, controller set-up, advertising, pairing, bonds
 //   UI           Screens
-//   services     ANCS, AMS, Gadgetbridge (the Android companion's line protocol)
+//   services     ANCS, AMS, Gadgetbridge (the Android companion's line protocol), PhoneFeeds (weather, calendar)
 //   GATT         GATT (bearer, client, server) on ATTCodec (pure PDU codec)
 //   domain       Notifications
 //   devices      Graphics, Display (SSD13xx driver and its I2C framing), Input, Haptics
@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "ANCS", targets: ["ANCS"]),
         .library(name: "AMS", targets: ["AMS"]),
         .library(name: "Gadgetbridge", targets: ["Gadgetbridge"]),
+        .library(name: "PhoneFeeds", targets: ["PhoneFeeds"]),
         .library(name: "ATTCodec", targets: ["ATTCodec"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "PhoneServices", targets: ["PhoneServices"]),
@@ -85,7 +86,7 @@ let package = Package(
         .target(name: "Display", dependencies: ["HAL", "Graphics", "TextFormat"]),
         .target(name: "Input", dependencies: ["HAL", "Loop"]),
         .target(name: "Haptics", dependencies: ["HAL", "Loop"]),
-        .target(name: "Screens", dependencies: ["HAL", "Graphics", "Notifications", "AMS"]),
+        .target(name: "Screens", dependencies: ["HAL", "Graphics", "Notifications", "AMS", "PhoneFeeds"]),
 
         // MARK: GATT, services and profiles
         .target(name: "ATTCodec"),
@@ -94,7 +95,8 @@ let package = Package(
         .target(name: "ANCS", dependencies: ["Notifications", "HAL"]),
         .target(name: "AMS", dependencies: ["HAL"]),
         .target(name: "Gadgetbridge"),
-        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Notifications", "AMS", "Gadgetbridge", "Loop", "HAL", "Log"]),
+        .target(name: "PhoneFeeds", dependencies: ["AMS"]),
+        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Notifications", "AMS", "Gadgetbridge", "PhoneFeeds", "Loop", "HAL", "Log"]),
         .target(
             name: "Peripheral",
             dependencies: ["Loop", "HAL", "Log"]),
@@ -108,7 +110,7 @@ let package = Package(
         .target(
             name: "Watch",
             dependencies: [
-                "BoardConfig", "WearerSettings", "PhoneServices", "Notifications", "AMS", "Screens", "Graphics", "Display", "Input",
+                "BoardConfig", "WearerSettings", "PhoneServices", "Notifications", "AMS", "PhoneFeeds", "Screens", "Graphics", "Display", "Input",
                 "Haptics", "Loop", "HAL", "Log",
             ]),
         .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "AMS", "Gadgetbridge", "HAL", "TextFormat"]),
@@ -125,7 +127,7 @@ let package = Package(
             ]),
 
         // The harness: a local socket that reports the running watch (state, screen, events) and drives it.
-        .target(name: "Harness", dependencies: ["Watch", "BoardConfig", "Screens", "Notifications", "AMS", "Loop", "HAL", "Log", "TextFormat"]),
+        .target(name: "Harness", dependencies: ["Watch", "BoardConfig", "Screens", "Notifications", "AMS", "PhoneFeeds", "Loop", "HAL", "Log", "TextFormat"]),
 
         // MARK: Linux
         // A real board's devices on Linux (i2c-dev, libgpiod, Bluetooth) and the check that they are ready (doctor).
@@ -176,10 +178,10 @@ let package = Package(
             dependencies: ["GATT", "ATTCodec", "PhoneServices", "SimBoard", "ANCS", "Notifications", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(
             name: "PhoneServicesTests",
-            dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "Notifications", "AMS", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
+            dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "Notifications", "AMS", "PhoneFeeds", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "Notifications", "AMS", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "Notifications", "AMS", "PhoneFeeds", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "Log", "LinuxBoard", "WatchFiles"]),
@@ -203,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "WatchTests",
             dependencies: [
-                "Watch", "BoardConfig", "WearerSettings", "ANCS", "Notifications", "AMS", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
+                "Watch", "BoardConfig", "WearerSettings", "ANCS", "Notifications", "AMS", "PhoneFeeds", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
                 "PhoneServices",  // PhoneClock / CurrentTime: the phone's time handed to the controller
                 "LinuxHAL",  // FileBytes, to read the shipped fonts; the code under test never touches a descriptor
                 "Log",

@@ -179,6 +179,31 @@ final class GadgetbridgeTracker {
         case .vibrate(let count):
             m = MessageFields("vibrate")
             m.number("n", Int64(count))
+        case .weather(let w):
+            m = MessageFields("weather")
+            m.number("temp", w.temperatureKelvin)
+            m.number("hi", w.highKelvin)
+            m.number("lo", w.lowKelvin)
+            m.number("hum", w.humidity)
+            m.number("code", w.code)
+            m.text("txt", w.text)
+            m.number("wind", w.windKmh)
+            m.number("wdir", w.windDirection)
+            m.text("loc", w.location)
+        case .calendar(let c):
+            m = MessageFields("calendar")
+            m.number("id", c.id)
+            m.number("timestamp", c.start)
+            m.number("durationInSeconds", c.durationSeconds)
+            m.word("allDay", c.allDay ? "true" : "false", .bool(c.allDay))
+            m.text("title", c.title)
+            m.text("location", c.location)
+        case .calendarRemoved(let ids):
+            m = MessageFields("calendar-")
+            m.number("id", ids.integer)
+            ids.forEachElement { m.number("id", $0.integer) }
+        case .calendarSyncRequested:
+            m = MessageFields("force_calendar_sync_start")
         case .unsupported(let type):
             m = MessageFields(String(decoding: type, as: UTF8.self))
             m.summary += " (not acted on by this watch)"

@@ -17,6 +17,15 @@ public enum GadgetbridgeMessage {
     case find(on: Bool)
     /// Buzz `count` times (`vibrate`).
     case vibrate(count: Int)
+    /// The weather where the phone is (`weather`).
+    case weather(Weather)
+    /// A calendar event added or changed (`calendar`; only with
+    /// Gadgetbridge's "Sync calendar events" on).
+    case calendar(CalendarEntry)
+    /// Calendar events gone (`calendar-`): `ids` is one number or an array.
+    case calendarRemoved(ids: JSONValue)
+    /// Gadgetbridge asks which events the watch holds (`force_calendar_sync_start`).
+    case calendarSyncRequested
     /// A message this watch does not act on (its `t`, for the log).
     case unsupported(type: UnsafeRawBufferPointer)
 
@@ -54,6 +63,35 @@ public enum GadgetbridgeMessage {
         public var state: State
         /// Seconds into the track (nil: not said).
         public var positionSeconds: Int64?
+    }
+
+    /// Gadgetbridge's `weather`: temperatures in Kelvin, wind in km/h.
+    public struct Weather {
+        public var temperatureKelvin: Int64?
+        public var highKelvin: Int64?
+        public var lowKelvin: Int64?
+        /// Relative humidity, percent.
+        public var humidity: Int64?
+        /// Wind speed in km/h (rounded down) and where it comes from, in degrees.
+        public var windKmh: Int64?
+        public var windDirection: Int64?
+        /// OpenWeatherMap's condition code (800 clear, 802 scattered clouds, ...).
+        public var code: Int64?
+        /// The condition in words ("scattered clouds").
+        public var text: UnsafeRawBufferPointer
+        /// The place ("Berlin").
+        public var location: UnsafeRawBufferPointer
+    }
+
+    /// Gadgetbridge's `calendar`: one event of the phone's calendars.
+    public struct CalendarEntry {
+        public var id: Int64
+        /// The start, seconds since 1970 UTC (an all-day event: its day's UTC midnight).
+        public var start: Int64
+        public var durationSeconds: Int64
+        public var allDay: Bool
+        public var title: UnsafeRawBufferPointer
+        public var location: UnsafeRawBufferPointer
     }
 
     /// Why a `GB(...)` line is not a message.
@@ -101,6 +139,24 @@ public enum GadgetbridgeMessage {
         } else if type.equals("vibrate") {
             let n = value["n"]?.scaled(byPowerOfTen: 0) ?? 1
             self = .vibrate(count: Int(max(0, min(n, 10))))
+        } else if type.equals("weather") {
+            self = .weather(Weather(
+                temperatureKelvin: value["temp"]?.scaled(byPowerOfTen: 0), highKelvin: value["hi"]?.scaled(byPowerOfTen: 0),
+                lowKelvin: value["lo"]?.scaled(byPowerOfTen: 0), humidity: value["hum"]?.scaled(byPowerOfTen: 0),
+                windKmh: value["wind"]?.scaled(byPowerOfTen: 0), windDirection: value["wdir"]?.scaled(byPowerOfTen: 0),
+                code: value["code"]?.scaled(byPowerOfTen: 0), text: Self.text(value["txt"]), location: Self.text(value["loc"])))
+        } else if type.equals("calendar") {
+            guard let id = value["id"]?.scaled(byPowerOfTen: 0), let start = value["timestamp"]?.scaled(byPowerOfTen: 0) else {
+                throw .noID
+            }
+            self = .calendar(CalendarEntry(
+                id: id, start: start, durationSeconds: max(0, value["durationInSeconds"]?.scaled(byPowerOfTen: 0) ?? 0),
+                allDay: value["allDay"]?.bool ?? false, title: Self.text(value["title"]), location: Self.text(value["location"])))
+        } else if type.equals("calendar-") {
+            guard let ids = value["id"] else { throw .noID }
+            self = .calendarRemoved(ids: ids)
+        } else if type.equals("force_calendar_sync_start") {
+            self = .calendarSyncRequested
         } else {
             self = .unsupported(type: name)
         }

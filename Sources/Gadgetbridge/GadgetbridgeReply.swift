@@ -13,6 +13,24 @@ public enum GadgetbridgeReply: Sendable {
     case findPhone(Bool)
     /// The watch's firmware, told on connecting: `{"t":"ver","fw":"...","hw":"WristCore"}`.
     case version(String)
+    /// The calendar events the watch holds: `{"t":"force_calendar_sync","ids":[...]}`.
+    /// Gadgetbridge forgets the ones missing and sends them again.
+    case calendarSync(CalendarIDs)
+
+    /// Up to `capacity` event ids (a fixed value: no allocation).
+    public struct CalendarIDs: Sendable {
+        public static let capacity = 16
+        public private(set) var count = 0
+        private var ids = InlineArray<16, Int64>(repeating: 0)
+        public init() {}
+        /// Adds `id`; past the capacity it is left out.
+        public mutating func append(_ id: Int64) {
+            guard count < Self.capacity else { return }
+            ids[count] = id
+            count += 1
+        }
+        public subscript(i: Int) -> Int64 { ids[i] }
+    }
 
     public enum NotificationReply: Equatable, Sendable {
         case dismiss, open, mute
@@ -53,7 +71,7 @@ public enum GadgetbridgeReply: Sendable {
 
     /// The longest line any reply makes, `\r\n` included (the version text is
     /// cut to fit).
-    public static let maxLength = 96
+    public static let maxLength = 400
 
     /// Writes the line, `\r\n` included, into `buffer` (at least `maxLength`
     /// bytes); returns its length.
@@ -82,6 +100,13 @@ public enum GadgetbridgeReply: Sendable {
             w.put("{\"t\":\"ver\",\"fw\":\"")
             w.putQuotable(firmware, max: 40)
             w.put("\",\"hw\":\"WristCore\"}")
+        case .calendarSync(let ids):
+            w.put("{\"t\":\"force_calendar_sync\",\"ids\":[")
+            for i in 0..<ids.count {
+                if i > 0 { w.put(",") }
+                w.put(ids[i])
+            }
+            w.put("]}")
         }
         w.put("\r\n")
         return w.count

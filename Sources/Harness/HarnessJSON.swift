@@ -1,4 +1,5 @@
 import HAL
+import PhoneFeeds
 import Notifications
 import Screens
 import TextFormat
@@ -66,6 +67,10 @@ public enum HarnessJSON {
         case .message: "message"
         case .doNotDisturbMenu: "doNotDisturbMenu"
         case .nowPlaying: "nowPlaying"
+        case .watchMenu: "watchMenu"
+        case .weather: "weather"
+        case .agenda: "agenda"
+        case .findingPhone: "findingPhone"
         }
     }
 
@@ -92,6 +97,10 @@ public enum HarnessJSON {
             ("ancs", ancs(w.sourceHealth, now: w.now)),
             ("doNotDisturb", string(doNotDisturbName(w.doNotDisturb))),
             ("media", w.media.hasPlayer ? object(mediaFields(w.media, at: w.now)) : "null"),
+            ("weather", w.weather.map { object([
+                ("temperature", "\($0.temperature)"), ("summary", string($0.summary.string)), ("location", string($0.location.string)),
+            ]) } ?? "null"),
+            ("calendarEvents", "\(w.calendarEvents)"),
         ]
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }

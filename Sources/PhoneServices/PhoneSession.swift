@@ -5,6 +5,7 @@ import GATT
 import HAL
 import Loop
 import Notifications
+import PhoneFeeds
 
 /// Everything the watch runs over one Bluetooth link to the phone:
 /// the ATT bearer, the watch's GATT server (GAP, GATT, pairing trigger), the
@@ -69,6 +70,15 @@ public final class PhoneSession {
         case findWatch(Bool)
         /// The phone asks the watch to buzz `count` times.
         case buzz(count: Int)
+        /// The phone sent the weather (Gadgetbridge's `weather`).
+        case weather(WeatherReport)
+        /// A calendar event added or changed, its times on the watch's clock.
+        case calendarEvent(CalendarEvent)
+        /// A calendar event deleted on the phone.
+        case calendarEventRemoved(id: Int64)
+        /// The phone wants the ids of the events the watch holds
+        /// (`sendCalendarSync`): on connecting, and when Gadgetbridge asks.
+        case calendarSyncRequested
     }
 
     /// How long rewriting the ANCS subscriptions may take before the link is dropped.

@@ -1,6 +1,7 @@
 import ANCS
 import Log
 import Notifications
+import PhoneFeeds
 
 // What a phone session's events mean to the watch above it: the neutral
 // notification event (for the model), and the ANCS details for the log
@@ -52,7 +53,13 @@ extension PhoneSession.Event {
             logger.info(on ? "the phone asks to find the watch" : "the phone stopped looking for the watch")
         case .buzz(let count):
             logger.debug("the phone asks for \(count) buzz(es)")
-        case .phoneTime, .discoveryFailed, .closed, .media, .notification:
+        case .weather(let w):
+            logger.info("weather from the phone: \(w.temperature) °C, \(w.summary.string)")
+        case .calendarEvent(let e):
+            logger.debug("calendar event \(e.id) from the phone: \(e.title.string)")
+        case .calendarEventRemoved(let id):
+            logger.debug("calendar event \(id) deleted on the phone")
+        case .phoneTime, .discoveryFailed, .closed, .media, .notification, .calendarSyncRequested:
             break
         }
     }

@@ -32,6 +32,16 @@ public enum Screen: Sendable, Equatable {
     /// progress bar and the play state; "Nothing playing" without a player.
     /// Drawn from the `NowPlayingContent` handed to `render`.
     case nowPlaying
+    /// The watch menu ("Weather", "Agenda", "Find phone"), from the clock's
+    /// negative long press; `selected` indexes `WatchMenu.entries`.
+    case watchMenu(selected: Int)
+    /// The phone's last weather report (`PhoneFeeds.weather`).
+    case weather
+    /// The calendar's events not yet over, by start; `scroll` is the first
+    /// one shown (clamped by the renderer).
+    case agenda(scroll: Int)
+    /// The phone rings (Gadgetbridge's "find phone") until a button stops it.
+    case findingPhone
 }
 
 /// What the status bar (and the idle clock) shows.

@@ -1,14 +1,18 @@
 import HAL
 import Graphics
+import PhoneFeeds
 
 extension ScreenRenderer {
     /// The idle face: the time in seven-segment digits (`ClockDigits`), the
-    /// date, the Bluetooth state and the unread count. No status bar.
+    /// date, the Bluetooth state and the unread count. No status bar. On
+    /// 128x64 a line under the date names the next calendar event (within
+    /// 12 hours), else the weather; with an event there, the temperature
+    /// sits between the glyphs of the bottom row.
     ///
     /// The digits sit inside display pages 0...2 (rows 0...23) on both
     /// panels, so a minute tick touches at most 3 pages and only the
     /// columns of the digits that changed.
-    func drawIdleClock(_ status: StatusInfo, into fb: Framebuffer) {
+    func drawIdleClock(_ status: StatusInfo, feeds: PhoneFeeds?, into fb: Framebuffer) {
         let digits = ClockDigits.idle
         let timeWidth = digits.timeWidth
         if isCompact {
@@ -43,6 +47,32 @@ extension ScreenRenderer {
         // Right of the health mark's place, so neither moves the other.
         drawMoon(status.doNotDisturb, rightEdge: 29, top: height - 10, into: fb)
         drawUnread(status.unread, rightEdge: width - 2, baseline: height - 2, into: fb)
+        guard let feeds else { return }
+        let now = status.time?.secondsSinceEpoch
+        var weather = feeds.weather
+        if let w = weather, !w.isFresh(at: now) { weather = nil }
+        scratch.clear()
+        if let now, let event = feeds.agenda.next(at: now) {
+            if event.start <= now {
+                scratch.append("Now")
+            } else {
+                let t = CivilTime(secondsSinceEpoch: event.start)
+                scratch.append(decimal: t.hour, width: 2).append(":").append(decimal: t.minute, width: 2)
+            }
+            scratch.append(" ")
+            event.title.withUTF8 { _ = scratch.append($0) }
+            line(fb, scratch.bytes, fonts.small, x: 0, baseline: height - 13, maxWidth: width, alignment: .center)
+            guard let weather else { return }
+            scratch.clear()
+            appendTemperature(weather.temperature, to: scratch)
+            // Between the link and moon glyphs (to x 29) and the unread count (about 30 px).
+            line(fb, scratch.bytes, fonts.small, x: 32, baseline: height - 2, maxWidth: width - 64, alignment: .center)
+        } else if let weather {
+            appendTemperature(weather.temperature, to: scratch)
+            scratch.append(" ")
+            weather.summary.withUTF8 { _ = scratch.append($0) }
+            line(fb, scratch.bytes, fonts.small, x: 0, baseline: height - 13, maxWidth: width, alignment: .center)
+        }
     }
 
     // MARK: the big time

@@ -20,24 +20,30 @@ public enum DoNotDisturbMenu {
 extension ScreenRenderer {
     static let doNotDisturbTitle: StaticString = "Do Not Disturb"
 
-    /// 128x64: the status bar, the title, then the three entries, the
-    /// selected one inverted. 128x32: the three entries only.
     func drawDoNotDisturbMenu(selected: Int, status: StatusInfo, into fb: Framebuffer) {
+        drawMenu(Self.doNotDisturbTitle, count: DoNotDisturbMenu.entryCount, selected: selected, status: status, into: fb) {
+            DoNotDisturbMenu.label(DoNotDisturbMenu.Entry(rawValue: $0) ?? .off)
+        }
+    }
+
+    /// A menu: 128x64: the status bar, the title, then the entries, the
+    /// selected one inverted. 128x32: the entries only.
+    func drawMenu(_ title: StaticString, count: Int, selected: Int, status: StatusInfo, into fb: Framebuffer,
+                  label: (Int) -> StaticString) {
         var top = 1
         var rowHeight = 10
         if !isCompact {
             drawStatusBar(status, into: fb)
-            line(fb, Self.doNotDisturbTitle, fonts.small, x: 0, baseline: Self.statusBarHeight + 10, maxWidth: width, alignment: .center)
+            line(fb, title, fonts.small, x: 0, baseline: Self.statusBarHeight + 10, maxWidth: width, alignment: .center)
             top = Self.statusBarHeight + 13
-            rowHeight = (height - top) / DoNotDisturbMenu.entryCount
+            rowHeight = (height - top) / count
         }
-        let sel = min(max(selected, 0), DoNotDisturbMenu.entryCount - 1)
-        for entry in DoNotDisturbMenu.Entry.allCases {
-            let y = top + entry.rawValue * rowHeight
-            let row = Rect(x: 0, y: y, width: width, height: rowHeight)
-            let chain = isCompact ? fonts.small : fonts.body
-            line(fb, DoNotDisturbMenu.label(entry), chain, x: 3, baseline: y + rowHeight - 2, maxWidth: width - 6)
-            if entry.rawValue == sel { fill(fb, row, .invert) }
+        let sel = min(max(selected, 0), count - 1)
+        let chain = isCompact ? fonts.small : fonts.body
+        for entry in 0..<count {
+            let y = top + entry * rowHeight
+            line(fb, label(entry), chain, x: 3, baseline: y + rowHeight - 2, maxWidth: width - 6)
+            if entry == sel { fill(fb, Rect(x: 0, y: y, width: width, height: rowHeight), .invert) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Notifications
 import Graphics
+import PhoneFeeds
 
 /// Draws the watch's screens into a `Framebuffer`.
 ///
@@ -96,11 +97,12 @@ public final class ScreenRenderer {
     /// `actionNotice` on the detail screen of its notification.
     /// Beside a connected link the Bluetooth glyph carries the health mark
     /// of `notifications` (`NotificationSourceHealth`: '?' unknown, '!' failing).
-    /// `nowPlaying` is what the Now Playing screen shows (nil: nothing playing).
+    /// `nowPlaying` is what the Now Playing screen shows (nil: nothing playing);
+    /// `feeds` the phone's weather and calendar (the clock, their screens).
     public func render(_ screen: Screen, status: StatusInfo, notifications: any NotificationSource,
                        into fb: Framebuffer, callNotice: CallNotice? = nil,
                        actionNotice: ActionNotice? = nil,
-                       nowPlaying: NowPlayingContent? = nil) {
+                       nowPlaying: NowPlayingContent? = nil, feeds: PhoneFeeds? = nil) {
         precondition(fb.width == width && fb.height == height,
                      "ScreenRenderer is \(width)x\(height), the framebuffer \(fb.width)x\(fb.height)")
         fb.resetClip()
@@ -110,7 +112,7 @@ public final class ScreenRenderer {
         defer { fb.resetClip() }
         switch screen {
         case .idleClock:
-            drawIdleClock(status, into: fb)
+            drawIdleClock(status, feeds: feeds, into: fb)
         case .waitingForPhone:
             drawWaiting(status, into: fb)
         case .list(let selected):
@@ -133,10 +135,19 @@ public final class ScreenRenderer {
             drawDoNotDisturbMenu(selected: selected, status: status, into: fb)
         case .nowPlaying:
             drawNowPlaying(nowPlaying, status: status, into: fb)
+        case .watchMenu(let selected):
+            drawWatchMenu(selected: selected, status: status, into: fb)
+        case .weather:
+            drawWeather(feeds?.weather, status: status, into: fb)
+        case .agenda(let scroll):
+            drawAgenda(feeds?.agenda, scroll: scroll, status: status, into: fb)
+        case .findingPhone:
+            drawNotice(Self.ringingPhone.rawBytes, status: status, into: fb)
         }
     }
 
     static let gone: StaticString = "This notification is gone"
+    static let ringingPhone: StaticString = "Ringing your phone. Any button stops it."
 
     // MARK: drawing helpers
 

@@ -71,7 +71,8 @@ final class DisplayPipeline {
         if case .nowPlaying = model.screen { nowPlaying = model.nowPlayingContent(now: loop.now) }
         renderer.render(
             model.screen, status: status, notifications: model.notifications, into: framebuffer,
-            callNotice: model.callNotice, actionNotice: model.actionNotice, nowPlaying: nowPlaying)
+            callNotice: model.callNotice, actionNotice: model.actionNotice, nowPlaying: nowPlaying,
+            feeds: model.feeds)
         // The driver moves the picture against burn-in (a vertical step
         // is one command; a horizontal one goes with the next screen change).
         driver.setShift(PanelShift(x: model.pixelShift.x, y: model.pixelShift.y))

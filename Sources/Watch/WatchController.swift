@@ -222,7 +222,19 @@ public final class WatchController {
             // An Android phone: the watch reads Gadgetbridge's store from now on.
             guard let session else { return }
             model.phoneConnected(notifications: session.notifications, now: loop.now)
+            model.phoneCanRing()
             afterInput()
+        case .weather(let report):
+            model.weatherReceived(report, now: loop.now)
+            afterInput()
+        case .calendarEvent(let e):
+            model.calendarEventReceived(e, now: loop.now)
+            afterInput()
+        case .calendarEventRemoved(let id):
+            model.calendarEventRemoved(id: id)
+            afterInput()
+        case .calendarSyncRequested:
+            session?.gadgetbridge.sendCalendarSync(model.feeds.agenda)
         case .findWatch(let on):
             findWatch(on)
         case .buzz(let count):
@@ -297,6 +309,9 @@ public final class WatchController {
             let reply = pairingReply
             pairingReply = nil
             reply?(answer.accepts)
+        }
+        if let on = effects.findPhone, session?.gadgetbridge.findPhone(on) != true {
+            logger.notice("cannot ring the phone: Gadgetbridge did not take the request")
         }
         if let state = effects.doNotDisturb { doNotDisturbObserver?(state) }
         // Possibly from inside the source's own event (a pop-up opening as

@@ -34,6 +34,8 @@ public struct WatchEffects {
     public internal(set) var remoteCommand: RemoteCommandID?
     /// Answer the waiting pairing request.
     public internal(set) var pairingAnswer: PairingAnswer?
+    /// Ring the phone (true) or stop it ringing (the menu's "Find phone").
+    public internal(set) var findPhone: Bool?
     /// Do Not Disturb changed on the watch (the menu, the hour ending): keep
     /// this state across restarts (a restored state is not written back).
     public internal(set) var doNotDisturb: DoNotDisturbState?
@@ -51,7 +53,7 @@ public struct WatchEffects {
     /// Nothing to apply.
     public var isEmpty: Bool {
         renderRequests == 0 && !stopMotor && play == nil && displayPower == nil && action == nil
-            && remoteCommand == nil && pairingAnswer == nil && doNotDisturb == nil && shownCount == 0
+            && remoteCommand == nil && pairingAnswer == nil && findPhone == nil && doNotDisturb == nil && shownCount == 0
     }
 
     /// The notifications shown, in the order the model showed them.
@@ -88,6 +90,8 @@ public struct WatchEffects {
         if pairingAnswer != nil { replaced += 1 }
         pairingAnswer = answer
     }
+
+    mutating func requestFindPhone(_ on: Bool) { findPhone = on }
 
     mutating func keepDoNotDisturb(_ state: DoNotDisturbState) { doNotDisturb = state }
 

@@ -25,9 +25,17 @@ extension WatchModel {
             openNowPlaying()
         case .nowPlaying:
             nowPlayingButton(role, gesture)
+        case .watchMenu(let selected):
+            watchMenuButton(role, gesture, selected: selected)
+        case .weather, .agenda:
+            feedScreenButton(role, gesture, now: now)
+        case .findingPhone:
+            findingPhoneButton()
         case .idleClock, .waitingForPhone, .message:
             if role == .positive && gesture == .longPress, screen == .idleClock || screen == .waitingForPhone {
                 openDoNotDisturbMenu()
+            } else if role == .negative && gesture == .longPress, screen == .idleClock || screen == .waitingForPhone {
+                openWatchMenu()
             } else if role == .positive || role == .select || role == .down || role == .up {
                 if notifications.notificationCount > 0 {
                     unreadNotifications.removeAll()

@@ -1,6 +1,7 @@
 import AMS
 import WearerSettings
 import Notifications
+import PhoneFeeds
 import BoardConfig
 import HAL
 import Haptics
@@ -131,6 +132,16 @@ public final class WatchModel {
     /// Shown on Now Playing after a Remote Command failed.
     public internal(set) var mediaNotice: MediaNotice?
 
+    // The phone's weather and calendar, and the watch menu (WatchModel+Feeds).
+    /// Kept across phone links (the weather says how old it is).
+    public let feeds = PhoneFeeds()
+    /// The connected phone can be rung from the watch (Gadgetbridge).
+    public internal(set) var canFindPhone = false
+    /// The phone rings (the menu's "Find phone") until a button stops it.
+    public internal(set) var isFindingPhone = false
+    /// Calendar events left out because the agenda was full.
+    public internal(set) var calendarEventsLeftOut = 0
+
     private let noPhone = NoNotifications()
 
     /// - Parameters:
@@ -193,6 +204,8 @@ public final class WatchModel {
     public func phoneDisconnected(now: MonotonicInstant) {
         guard isPhoneConnected else { return }
         isPhoneConnected = false
+        canFindPhone = false
+        isFindingPhone = false
         media.reset()  // the phone's player went with it (Now Playing says "Nothing playing")
         mediaNotice = nil
         startDisconnectAlert(now: now)
@@ -280,7 +293,8 @@ public final class WatchModel {
                 listSelection = 0
                 screen = isPhoneConnected ? .idleClock : .waitingForPhone
             }
-        case .idleClock, .waitingForPhone, .pairing, .message, .doNotDisturbMenu, .nowPlaying:
+        case .idleClock, .waitingForPhone, .pairing, .message, .doNotDisturbMenu, .nowPlaying, .watchMenu, .weather, .agenda,
+             .findingPhone:
             break
         }
         requestRender()

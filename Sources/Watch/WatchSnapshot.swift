@@ -1,6 +1,7 @@
 import AMS
 import HAL
 import Notifications
+import PhoneFeeds
 import Screens
 
 /// What the watch is doing now, read once, as a value: what the harness
@@ -24,6 +25,9 @@ public struct WatchSnapshot: Sendable {
     public var sourceHealth: NotificationSourceHealth
     public var doNotDisturb: DoNotDisturbState
     public var media: MediaState
+    /// The phone's last weather report, and how many calendar events the watch holds.
+    public var weather: WeatherReport?
+    public var calendarEvents: Int
     /// The loop's time when it was taken.
     public var now: MonotonicInstant
 }
@@ -36,6 +40,7 @@ extension WatchController {
             phoneKind: session?.phoneKind.rawValue,
             notificationCount: model.notifications.notificationCount, ringingCall: model.ringingCall,
             isMotorOn: motor?.isMotorOn == true, displayBus: displayBus, sourceHealth: model.notifications.health,
-            doNotDisturb: model.doNotDisturb, media: model.media, now: now)
+            doNotDisturb: model.doNotDisturb, media: model.media,
+            weather: model.feeds.weather, calendarEvents: model.feeds.agenda.count, now: now)
     }
 }

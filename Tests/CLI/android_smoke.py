@@ -260,6 +260,9 @@ try:
     until(lambda: any(l.get("t") == "gps_power" for l in phone.lines), 2, phone, h)
     check("connect() with the prelude: the daemon lives and the link is up", alive() and h.state(phone)["connected"])
     check("the harness state says an Android phone", h.state(phone).get("phone") == "android", h.state(phone))
+    sync = phone.wait_line(lambda l: l.get("t") == "force_calendar_sync", 2, since=0)
+    check("the watch tells Gadgetbridge which calendar events it holds (force_calendar_sync)",
+          sync is not None and isinstance(sync.get("ids"), list), str(phone.lines[-4:]))
     gps = [l for l in phone.lines if l.get("t") == "gps_power"]
     print("#   is_gps_active: %s" % ("answered %r" % gps[0] if gps else
           "no gps_power reply (optional; BangleApps answers {\"t\":\"gps_power\",\"status\":false})"))
@@ -474,6 +477,52 @@ try:
     until(lambda: motor_on_since(h, since), 2, phone, h)
     check("vibrate n:1 buzzes the motor", motor_on_since(h, since), str(h.motor[-4:]))
     phone.serve(1.0)
+
+    # ------------------------------------------------------------ weather, calendar, find phone
+    scenario("weather and calendar events reach the watch; the watch menu rings the phone")
+    phone.weather(288, 291, 282, 72, 20, 3, 802, "scattered clouds", 12.5, 230, "Berlin")
+    until(lambda: (h.state(phone).get("weather") or {}).get("temperature") == 15, 2, phone, h)
+    w = h.state(phone).get("weather")
+    check("weather: 288 K is 15 °C, with its condition and place",
+          w == {"temperature": 15, "summary": "scattered clouds", "location": "Berlin"}, str(w))
+    start = int(time.time()) + 2 * 3600
+    phone.calendar(5678, start, 3600, "Standup", location="Room 1", cal_name="Work", color=-16776961)
+    phone.calendar(5679, start + 86400, 1800, "Dentist")
+    until(lambda: h.state(phone).get("calendarEvents") == 2, 2, phone, h)
+    check("two calendar events are held", h.state(phone).get("calendarEvents") == 2, str(h.state(phone)))
+    phone.calendar(5678, start + 600, 3600, "Standup (moved)")
+    phone.calendar_removed([5679])
+    until(lambda: h.state(phone).get("calendarEvents") == 1, 2, phone, h)
+    check("the same id replaces, calendar- [ids] removes", h.state(phone).get("calendarEvents") == 1, str(h.state(phone)))
+    phone.send_json({"t": "force_calendar_sync_start"})
+    reply = phone.wait_line(lambda l: l.get("t") == "force_calendar_sync" and l.get("ids") == [5678], 2)
+    check('force_calendar_sync_start is answered {"t":"force_calendar_sync","ids":[5678]}', reply is not None,
+          str(phone.lines[-3:]))
+    for _ in range(4):   # to the lit clock: back wakes the display, leaves notices and Now Playing
+        st = h.state(phone)
+        if st["display"] == "on" and st["screen"] == "idleClock":
+            break
+        h.ask("press back", phone=phone)
+        phone.serve(0.2)
+    h.ask("hold negative 800", phone=phone)
+    phone.serve(0.3)
+    check("the clock's negative long press opens the watch menu", h.state(phone)["screen"] == "watchMenu", str(h.state(phone)))
+    h.ask("press positive", phone=phone)
+    phone.serve(0.3)
+    check("its first entry is the weather screen", h.state(phone)["screen"] == "weather", str(h.state(phone)))
+    h.ask("press negative", phone=phone)
+    h.ask("press up", phone=phone)
+    mark = len(phone.lines)
+    h.ask("press positive", phone=phone)
+    ring = phone.wait_line(lambda l: l.get("t") == "findPhone", 2, since=mark)
+    check('"Find phone" sends {"t":"findPhone","n":true}', ring == {"t": "findPhone", "n": True}, str(phone.lines[mark:]))
+    mark = len(phone.lines)
+    h.ask("press negative", phone=phone)
+    stop = phone.wait_line(lambda l: l.get("t") == "findPhone", 2, since=mark)
+    check('any button stops it: {"t":"findPhone","n":false}', stop == {"t": "findPhone", "n": False}, str(phone.lines[mark:]))
+    h.ask("press negative", phone=phone)
+    phone.serve(0.3)
+    check("and back to the clock", h.state(phone)["screen"] == "idleClock", str(h.state(phone)))
 
     # ------------------------------------------------------------ hostile input
     scenario("malformed and hostile lines")

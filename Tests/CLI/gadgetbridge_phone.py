@@ -388,6 +388,24 @@ class GadgetbridgePhone:
     def vibrate(self, n):
         self.send_json({"t": "vibrate", "n": n})
 
+    def weather(self, temp, hi, lo, hum, rain, uv, code, txt, wind, wdir, loc):
+        """onSendWeather: temperatures in Kelvin (WeatherSpec), wind in km/h
+        rounded to 2 decimals, uv an integer."""
+        self.send_json({"t": "weather", "temp": temp, "hi": hi, "lo": lo, "hum": hum, "rain": rain, "uv": int(uv),
+                        "code": code, "txt": render(txt), "wind": round(wind, 2), "wdir": wdir, "loc": render(loc)})
+
+    def calendar(self, id, timestamp, duration, title, description="", location="", cal_name="", color=0,
+                 all_day=False, type=0):
+        """onAddCalendarEvent (only with the device's sync_calendar on): the
+        start in Unix seconds, the duration in seconds."""
+        self.send_json({"t": "calendar", "id": id, "type": type, "timestamp": timestamp,
+                        "durationInSeconds": duration, "title": render(title), "description": render(description),
+                        "location": render(location), "calName": render(cal_name), "color": color, "allDay": all_day})
+
+    def calendar_removed(self, ids):
+        """deleteCalendarEvents: one id or an array of them."""
+        self.send_json({"t": "calendar-", "id": ids})
+
     # ---- serving the watch
 
     def serve(self, seconds, until=lambda phone: False):

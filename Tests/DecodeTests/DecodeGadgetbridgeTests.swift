@@ -177,9 +177,12 @@ struct DecodeGadgetbridgeTests {
             "phone→watch Gadgetbridge find n=true", "phone→watch Gadgetbridge vibrate n=2",
             "phone→watch Gadgetbridge is_gps_active (not acted on by this watch)",
         ])
+        #expect(summaries("\u{10}GB({\"t\":\"weather\",\"temp\":288,\"txt\":\"clouds\",\"loc\":\"Berlin\"})\n\u{10}GB({\"t\":\"calendar-\",\"id\":[5,6]})\n") == [
+            #"phone→watch Gadgetbridge weather temp=288 txt="clouds" loc="Berlin""#, "phone→watch Gadgetbridge calendar- id=5 id=6",
+        ])
         #expect(summaries("\u{10}GB({\"id\":1})\n\u{10}GB({\"t\":\"notify\"})\n") == [
             "phone→watch MALFORMED Gadgetbridge line: JSON without a message type: \"\\u{10}GB({\\\"id\\\":1})\"",
-            "phone→watch MALFORMED Gadgetbridge line: a notification without an id: \"\\u{10}GB({\\\"t\\\":\\\"notify\\\"})\"",
+            "phone→watch MALFORMED Gadgetbridge line: a message without its id: \"\\u{10}GB({\\\"t\\\":\\\"notify\\\"})\"",
         ])
         #expect(summaries("\u{10}setTime(1735732800);E.setTimeZone(-3.5)\n\u{10}setTime(0)\n") == [
             "phone→watch Gadgetbridge setTime 2025-01-01 12:00:00 UTC, zone -3:30", "phone→watch Gadgetbridge setTime 1970-01-01 00:00:00 UTC",

@@ -21,6 +21,15 @@ func describe(_ line: String) -> String {
             case .musicState(let m): return "musicstate \(m.state) \(m.positionSeconds.map { "\($0)" } ?? "-")"
             case .find(let on): return "find \(on)"
             case .vibrate(let n): return "vibrate \(n)"
+            case .weather(let w):
+                return "weather \(w.temperatureKelvin ?? -1) \(w.highKelvin ?? -1)/\(w.lowKelvin ?? -1) hum=\(w.humidity ?? -1) wind=\(w.windKmh ?? -1)@\(w.windDirection ?? -1) code=\(w.code ?? -1) \(text(w.text)) @\(text(w.location))"
+            case .calendar(let c):
+                return "calendar \(c.id) at=\(c.start) for=\(c.durationSeconds) allDay=\(c.allDay) \(text(c.title)) @\(text(c.location))"
+            case .calendarRemoved(let ids):
+                var list: [Int64] = ids.integer.map { [$0] } ?? []
+                ids.forEachElement { if let id = $0.integer { list.append(id) } }
+                return "calendar- \(list)"
+            case .calendarSyncRequested: return "force_calendar_sync_start"
             case .unsupported(let t): return "unsupported \(text(t))"
             }
         } catch let e as JSONError {
@@ -51,7 +60,23 @@ func describe(_ line: String) -> String {
         #expect(describe(#"GB({"t":"find","n":true})"#) == "find true")
         #expect(describe(#"GB({"t":"vibrate","n":3})"#) == "vibrate 3")
         #expect(describe(#"GB({"t":"vibrate","n":999})"#) == "vibrate 10")
-        #expect(describe(#"GB({"t":"weather","temp":290})"#) == "unsupported weather")
+        #expect(describe(#"GB({"t":"nav","distance":"200m"})"#) == "unsupported nav")
+    }
+
+    // Gadgetbridge's onSendWeather and onAddCalendarEvent, their exact keys.
+    @Test func weatherAndCalendar() {
+        #expect(describe(#"\#u{10}GB({"t":"weather","temp":288,"hi":291,"lo":282,"hum":72,"rain":20,"uv":3,"code":802,"txt":"scattered clouds","wind":12.5,"wdir":230,"loc":"Berlin"})"#)
+            == "weather 288 291/282 hum=72 wind=12@230 code=802 scattered clouds @Berlin")
+        #expect(describe(#"GB({"t":"weather","v":1,"temp":290})"#) == "weather 290 -1/-1 hum=-1 wind=-1@-1 code=-1  @")
+        #expect(describe(#"\#u{10}GB({"t":"calendar","id":5678,"type":0,"timestamp":1735732800,"durationInSeconds":3600,"title":"Standup","description":"","location":"Room 1","calName":"Work","color":-16776961,"allDay":false})"#)
+            == "calendar 5678 at=1735732800 for=3600 allDay=false Standup @Room 1")
+        #expect(describe(#"GB({"t":"calendar","id":1,"timestamp":1735689600,"durationInSeconds":-5,"title":"Holiday","allDay":true})"#)
+            == "calendar 1 at=1735689600 for=0 allDay=true Holiday @")
+        #expect(describe(#"GB({"t":"calendar","title":"no id","timestamp":1})"#) == "decode noID")
+        #expect(describe(#"GB({"t":"calendar","id":1,"title":"no time"})"#) == "decode noID")
+        #expect(describe(#"GB({"t":"calendar-","id":5678})"#) == "calendar- [5678]")
+        #expect(describe(#"GB({"t":"calendar-","id":[5678,5679,"x"]})"#) == "calendar- [5678, 5679]")
+        #expect(describe(#"GB({"t":"force_calendar_sync_start"})"#) == "force_calendar_sync_start")
     }
 
     @Test func notAMessage() {
@@ -75,5 +100,16 @@ func describe(_ line: String) -> String {
         #expect(line(.music(.volumeUp)) == "{\"t\":\"music\",\"n\":\"volumeup\"}\r\n")
         #expect(line(.findPhone(true)) == "{\"t\":\"findPhone\",\"n\":true}\r\n")
         #expect(line(.version("WristCore 1.0 \"x\"")) == "{\"t\":\"ver\",\"fw\":\"WristCore 1.0 _x_\",\"hw\":\"WristCore\"}\r\n")
+        var ids = GadgetbridgeReply.CalendarIDs()
+        #expect(line(.calendarSync(ids)) == "{\"t\":\"force_calendar_sync\",\"ids\":[]}\r\n")
+        ids.append(5678)
+        ids.append(-1)
+        #expect(line(.calendarSync(ids)) == "{\"t\":\"force_calendar_sync\",\"ids\":[5678,-1]}\r\n")
+        // Full: 16 of the longest ids fit the reply buffer, the 17th is left out.
+        var full = GadgetbridgeReply.CalendarIDs()
+        for _ in 0..<17 { full.append(Int64.min) }
+        #expect(full.count == 16)
+        let longest = line(.calendarSync(full))
+        #expect(longest.hasSuffix("]}\r\n") && longest.utf8.count <= GadgetbridgeReply.maxLength)
     }
 }

@@ -6,6 +6,7 @@ import LinuxHAL
 import LinuxLoop
 import Loop
 import Notifications
+import PhoneFeeds
 import PhoneServices
 import Testing
 
@@ -145,6 +146,52 @@ struct GadgetbridgeSessionTests {
         #expect(p.lines.last == "{\"t\":\"notify\",\"id\":1234,\"n\":\"DISMISS\"}\r")
         #expect(p.session.notifications.notificationCount == 0)
         #expect(p.notificationEvents.suffix(2) == [.actionSent(uid, .negative), .removed(uid, .removedByPhone)])
+    }
+
+    @Test func weatherAndCalendarArriveInTheWatchUnitsAndTheCalendarIsReconciled() throws {
+        let p = try AndroidPhone()
+        p.subscribe()
+        p.write(line: Self.prelude)
+        // On starting, the watch is asked for its calendar ids (the controller answers from its agenda).
+        #expect(p.events.contains { if case .calendarSyncRequested = $0 { true } else { false } })
+        var agenda = Agenda()
+        var kept = CalendarEvent(id: 41, start: 0, durationSeconds: 0, allDay: false)
+        kept.title = MediaText("kept")
+        agenda.insert(kept, now: nil)
+        p.session.gadgetbridge.sendCalendarSync(agenda)
+        p.pump()
+        #expect(p.lines.last == "{\"t\":\"force_calendar_sync\",\"ids\":[41]}\r")
+
+        p.write(line: #"\#u{10}GB({"t":"weather","temp":288,"hi":291,"lo":282,"hum":72,"rain":20,"uv":3,"code":802,"txt":"scattered clouds","wind":12.5,"wdir":230,"loc":"Berlin"})"# + "\n")
+        let weather = p.events.compactMap { if case .weather(let w) = $0 { w } else { nil } }.last
+        #expect(weather?.temperature == 15 && weather?.high == 18 && weather?.low == 9)
+        #expect(weather?.windKmh == 12 && weather?.windDirection == 230 && weather?.humidity == 72)
+        #expect(weather?.summary.string == "scattered clouds" && weather?.location.string == "Berlin")
+
+        // 12:00 UTC on the phone one hour east: 13:00 on the watch; an all-day event keeps its date.
+        p.write(line: #"\#u{10}GB({"t":"calendar","id":5678,"type":0,"timestamp":1735732800,"durationInSeconds":3600,"title":"Standup","description":"","location":"Room 1","calName":"Work","color":-16776961,"allDay":false})"# + "\n")
+        p.write(line: #"\#u{10}GB({"t":"calendar","id":9,"timestamp":1735689600,"durationInSeconds":86400,"title":"Holiday","allDay":true})"# + "\n")
+        let events = p.events.compactMap { if case .calendarEvent(let e) = $0 { e } else { nil } }
+        #expect(events.map(\.id) == [5678, 9])
+        #expect(CivilTime(secondsSinceEpoch: events[0].start).description == "2025-01-01T13:00:00")
+        #expect(events[0].durationSeconds == 3600 && events[0].title.string == "Standup" && events[0].location.string == "Room 1")
+        #expect(CivilTime(secondsSinceEpoch: events[1].start).description == "2025-01-01T00:00:00" && events[1].allDay)
+
+        p.write(line: #"\#u{10}GB({"t":"calendar-","id":[5678,9]})"# + "\n")
+        let removed = p.events.compactMap { if case .calendarEventRemoved(let id) = $0 { id } else { nil } }
+        #expect(removed == [5678, 9])
+        let asked = p.events.count { if case .calendarSyncRequested = $0 { true } else { false } }
+        p.write(line: #"\#u{10}GB({"t":"force_calendar_sync_start"})"# + "\n")
+        #expect(p.events.count { if case .calendarSyncRequested = $0 { true } else { false } } == asked + 1)
+    }
+
+    @Test func findPhoneFromTheWatch() throws {
+        let p = try AndroidPhone()
+        p.subscribe()
+        p.write(line: Self.prelude)
+        #expect(p.session.gadgetbridge.findPhone(true))
+        p.pump()
+        #expect(p.lines.last == "{\"t\":\"findPhone\",\"n\":true}\r")
     }
 
     @Test func aCallRingsAndIsAnsweredOnThePhone() throws {

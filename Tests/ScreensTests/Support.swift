@@ -4,6 +4,7 @@ import FoundationEssentials
 import Graphics
 import HAL
 import LinuxHAL
+import PhoneFeeds
 import Screens
 import SimBoard
 import Testing
@@ -196,10 +197,11 @@ struct Panel {
     @discardableResult
     func render(_ screen: Screen, _ status: StatusInfo = status(), _ notifications: NotificationConsumer,
                 callNotice: CallNotice? = nil, actionNotice: ActionNotice? = nil,
-                nowPlaying: NowPlayingContent? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> MonoImage {
+                nowPlaying: NowPlayingContent? = nil, feeds: PhoneFeeds? = nil,
+                sourceLocation: SourceLocation = #_sourceLocation) -> MonoImage {
         let draw = { (into: Framebuffer) in
             renderer.render(screen, status: status, notifications: notifications, into: into,
-                            callNotice: callNotice, actionNotice: actionNotice, nowPlaying: nowPlaying)
+                            callNotice: callNotice, actionNotice: actionNotice, nowPlaying: nowPlaying, feeds: feeds)
         }
         draw(fb)
         let image = MonoImage(fb)

@@ -19,6 +19,8 @@ enum Effect: Equatable, CustomStringConvertible {
     case power(DisplayPowerState)
     /// A Remote Command sent to the phone's media player.
     case remote(RemoteCommandID)
+    /// Ring the phone (true) or stop it.
+    case findPhone(Bool)
 
     var description: String {
         switch self {
@@ -29,6 +31,7 @@ enum Effect: Equatable, CustomStringConvertible {
         case .pairing(let a): "pairing \(a)"
         case .power(let s): "power \(s.rawValue)"
         case .remote(let id): "remote \(id)"
+        case .findPhone(let on): "find phone \(on)"
         }
     }
 }
@@ -67,6 +70,7 @@ final class EffectRecorder {
                 if !remoteCommandsAccepted { model.remoteCommandNotSent(id) }
             }
             if let a = e.pairingAnswer { recorded.append(.pairing(a)) }
+            if let on = e.findPhone { recorded.append(.findPhone(on)) }
             if let state = e.doNotDisturb { doNotDisturbKept?(state) }
             e.forEachShown { recorded.append(.shown($0.rawValue)) }
         }

@@ -50,6 +50,7 @@ import Watch
         let list = Outcome(screen: .list(selected: 0))
         check(board, start: Self.withThree, [
             "positive press": list, "positive longPress": Outcome(screen: .doNotDisturbMenu(selected: 0)),
+            "negative longPress": Outcome(screen: .watchMenu(selected: 0)),
             // Not in the table: any positive gesture opens the list.
             "positive doublePress": list,
             "select press": list, "select longPress": list,
@@ -63,12 +64,14 @@ import Watch
             let rig = ModelRig()
             rig.connect()
             return rig
-        }, ["positive longPress": Outcome(screen: .doNotDisturbMenu(selected: 0))])
+        }, ["positive longPress": Outcome(screen: .doNotDisturbMenu(selected: 0)),
+            "negative longPress": Outcome(screen: .watchMenu(selected: 0))])
     }
 
     @Test(arguments: BoardButtons.all)
     func waitingForThePhoneIgnoresEveryButton(board: BoardButtons) {
-        check(board, start: { ModelRig() }, ["positive longPress": Outcome(screen: .doNotDisturbMenu(selected: 0))])
+        check(board, start: { ModelRig() }, ["positive longPress": Outcome(screen: .doNotDisturbMenu(selected: 0)),
+                                              "negative longPress": Outcome(screen: .watchMenu(selected: 0))])
     }
 
     /// The Do Not Disturb menu, opened on the clock with "Until I turn it

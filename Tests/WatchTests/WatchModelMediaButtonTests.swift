@@ -72,8 +72,11 @@ import Watch
     @Test(arguments: BoardButtons.all)
     func clockNegativePressOpensNowPlayingWhileThePhoneHasAPlayer(board: BoardButtons) {
         // The negative and back buttons' cells of the clock (the positive
-        // side opens the list or the Do Not Disturb menu: WatchModelButtonTests).
-        let backSide: (ButtonRole, ButtonGesture) -> Bool = { role, _ in role == .negative || role == .back }
+        // side opens the list or the Do Not Disturb menu: WatchModelButtonTests;
+        // the negative long press the watch menu: WatchModelFeedsTests).
+        let backSide: (ButtonRole, ButtonGesture) -> Bool = { role, gesture in
+            (role == .negative || role == .back) && !(role == .negative && gesture == .longPress)
+        }
         check(board, start: { Self.onTheClock() }, ["negative press": Outcome(screen: .nowPlaying)], only: backSide)
         // With notifications too.
         check(board, start: {

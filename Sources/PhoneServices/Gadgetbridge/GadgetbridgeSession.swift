@@ -5,6 +5,7 @@ import Gadgetbridge
 import HAL
 import Loop
 import Notifications
+import PhoneFeeds
 
 /// Gadgetbridge (an Android phone's companion app) on one phone link: the
 /// Nordic UART Service the watch publishes carries its lines. The phone's
@@ -39,7 +40,7 @@ public final class GadgetbridgeSession {
             switch self {
             case .malformed(let e): "not JSON (\(e))"
             case .notAMessage(.noType): "JSON without a message type"
-            case .notAMessage(.noID): "a notification without an id"
+            case .notAMessage(.noID): "a message without its id"
             case .overlong(let limit): "a line longer than \(limit) bytes"
             }
         }
@@ -85,6 +86,8 @@ public final class GadgetbridgeSession {
     private var reportedProblems: UInt8 = 0
     private var reportedReplyDropped = false
     private var firmware = "WristCore"
+    /// The phone's zone offset in seconds (its clock line), for calendar times.
+    private var zoneOffset: Int64 = 0
 
     init(capacity: Int, fieldCapacities: InlineArray<6, Int>, limits: Limits, loop: any EventLoop,
          emit: @escaping (PhoneSession.Event) -> Void) {
@@ -193,6 +196,12 @@ public final class GadgetbridgeSession {
             mediaChanged(.playback)
         case .find(let on): emit(.findWatch(on))
         case .vibrate(let count): emit(.buzz(count: count))
+        case .weather(let w): emit(.weather(Self.report(w)))
+        case .calendar(let c): emit(.calendarEvent(calendarEvent(c)))
+        case .calendarRemoved(let ids):
+            if let id = ids.integer { emit(.calendarEventRemoved(id: id)) }
+            ids.forEachElement { if let id = $0.integer { emit(.calendarEventRemoved(id: id)) } }
+        case .calendarSyncRequested: emit(.calendarSyncRequested)
         case .unsupported(let type): emit(.gadgetbridgeUnsupported(type))
         }
     }
@@ -202,17 +211,59 @@ public final class GadgetbridgeSession {
         isActive = true
         emit(.gadgetbridgeStarted)
         source.sessionStarted()
+        // Gadgetbridge sends a calendar event once; after a restart of the
+        // watch (or another phone) it must learn which ones to send again.
+        emit(.calendarSyncRequested)
     }
 
     private func phoneTime(utc: Int64, zoneOffset: Int32?) {
         // The watch keeps the phone's local time (as CTS gives it); Gadgetbridge's
         // zone offset already holds daylight saving time.
+        if let zoneOffset { self.zoneOffset = Int64(zoneOffset) }
         let local = utc + Int64(zoneOffset ?? 0)
         let time = CurrentTime(CivilTime(secondsSinceEpoch: local))
         var zone: LocalTimeInformation? = nil
         if let zoneOffset { zone = LocalTimeInformation(timeZoneQuarterHours: Int8(clamping: zoneOffset / 900), dstQuarterHours: 0) }
         emit(.phoneTime(PhoneClock(time: time, receivedAt: loop.now, localTimeInformation: zone)))
     }
+
+    /// Gadgetbridge's weather in the watch's units.
+    private static func report(_ w: GadgetbridgeMessage.Weather) -> WeatherReport {
+        var r = WeatherReport(temperature: w.temperatureKelvin.map(WeatherReport.celsius(kelvin:)) ?? 0)
+        r.high = w.highKelvin.map(WeatherReport.celsius(kelvin:))
+        r.low = w.lowKelvin.map(WeatherReport.celsius(kelvin:))
+        r.humidity = w.humidity.map { Int(clamping: min(max($0, 0), 100)) }
+        r.windKmh = w.windKmh.map { Int(clamping: min(max($0, 0), 999)) }
+        r.windDirection = w.windDirection.map { Int(clamping: $0 % 360) }
+        r.summary.set(w.text)
+        r.location.set(w.location)
+        return r
+    }
+
+    /// A calendar entry with its start on the watch's clock: the phone's
+    /// zone applied (an all-day event keeps its UTC midnight, its date).
+    private func calendarEvent(_ c: GadgetbridgeMessage.CalendarEntry) -> CalendarEvent {
+        let start = min(max(c.start, 0), 253_402_300_799)  // 1970 ... 9999, like the clock line
+        var e = CalendarEvent(
+            id: c.id, start: c.allDay ? start : start + zoneOffset, durationSeconds: min(c.durationSeconds, 366 * 86_400),
+            allDay: c.allDay)
+        e.title.set(c.title)
+        e.location.set(c.location)
+        return e
+    }
+
+    /// Tells Gadgetbridge which calendar events the watch holds: it forgets
+    /// the others and sends what is missing (`force_calendar_sync`).
+    @discardableResult
+    public func sendCalendarSync(_ agenda: Agenda) -> Bool {
+        var ids = GadgetbridgeReply.CalendarIDs()
+        agenda.forEachID { ids.append($0) }
+        return send(.calendarSync(ids))
+    }
+
+    /// Rings the phone (Gadgetbridge's "find phone"), or stops it.
+    @discardableResult
+    public func findPhone(_ on: Bool) -> Bool { send(.findPhone(on)) }
 
     private func mediaChanged(_ change: MediaChange) {
         if !media.supportedCommandsKnown {
