@@ -39,6 +39,9 @@ public enum GadgetbridgeMessage {
         public var body: UnsafeRawBufferPointer
         /// Who sent it (a name or a number), for messaging apps.
         public var sender: UnsafeRawBufferPointer
+        /// The phone can answer it with a text: it has a wearable reply
+        /// action (`"reply":true`) or a phone number (an SMS).
+        public var canReply: Bool
     }
 
     public struct Call {
@@ -109,7 +112,8 @@ public enum GadgetbridgeMessage {
             guard let id = value["id"]?.scaled(byPowerOfTen: 0) else { throw .noID }
             self = .notify(Notify(
                 id: id, source: Self.text(value["src"]), title: Self.text(value["title"]),
-                subject: Self.text(value["subject"]), body: Self.text(value["body"]), sender: Self.text(value["sender"])))
+                subject: Self.text(value["subject"]), body: Self.text(value["body"]), sender: Self.text(value["sender"]),
+                canReply: value["reply"]?.bool == true || !Self.text(value["tel"]).isEmpty))
         } else if type.equals("notify-") {
             guard let id = value["id"]?.scaled(byPowerOfTen: 0) else { throw .noID }
             self = .notifyRemoved(id: id)

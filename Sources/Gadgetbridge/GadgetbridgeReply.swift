@@ -2,9 +2,13 @@
 /// the UART's TX characteristic, as a Bangle.js does (docs/android.md), in
 /// ASCII, each line ending `\r\n`: Gadgetbridge reads ISO-8859-1 and drops
 /// the byte before `\n` (Espruino's `println` sends `\r\n`).
-public enum GadgetbridgeReply: Sendable {
+public enum GadgetbridgeReply {
     /// A button on a notification: `{"t":"notify","id":N,"n":"DISMISS"}`.
     case notification(id: Int64, NotificationReply)
+    /// A text reply: `{"t":"notify","id":N,"n":"REPLY","msg":"On my way"}`;
+    /// `text` is UTF-8 (written as JSON escapes: the line stays ASCII), at
+    /// most `maxReplyText` bytes of it.
+    case reply(id: Int64, text: UnsafeRawBufferPointer)
     /// A button on a call: `{"t":"call","n":"ACCEPT"}`.
     case call(CallReply)
     /// A music control: `{"t":"music","n":"play"}`.
@@ -72,6 +76,8 @@ public enum GadgetbridgeReply: Sendable {
     /// The longest line any reply makes, `\r\n` included (the version text is
     /// cut to fit).
     public static let maxLength = 400
+    /// The reply text's bytes sent at most (each may take 6 bytes escaped).
+    public static let maxReplyText = 64
 
     /// Writes the line, `\r\n` included, into `buffer` (at least `maxLength`
     /// bytes); returns its length.
@@ -83,6 +89,12 @@ public enum GadgetbridgeReply: Sendable {
             w.put(id)
             w.put(",\"n\":\"")
             w.put(reply.word)
+            w.put("\"}")
+        case .reply(let id, let text):
+            w.put("{\"t\":\"notify\",\"id\":")
+            w.put(id)
+            w.put(",\"n\":\"REPLY\",\"msg\":\"")
+            w.putEscaped(UnsafeRawBufferPointer(rebasing: text.prefix(Self.maxReplyText)))
             w.put("\"}")
         case .call(let reply):
             w.put("{\"t\":\"call\",\"n\":\"")
@@ -128,6 +140,58 @@ private struct LineWriter {
             let plain = (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x2E || b == 0x2D
                 || b == 0x5F || b == 0x20
             byte(plain ? b : 0x5F)
+        }
+    }
+
+    /// UTF-8 text as a JSON string's inside, in ASCII: `"` and `\\` escaped,
+    /// everything else outside printable ASCII as `\\uXXXX` (surrogate pairs
+    /// past U+FFFF; a malformed byte as `?`). Gadgetbridge reads the line
+    /// as ISO-8859-1, so raw UTF-8 would arrive garbled.
+    mutating func putEscaped(_ text: UnsafeRawBufferPointer) {
+        var i = 0
+        while i < text.count {
+            let b = text[i]
+            if b >= 0x20 && b < 0x7F {
+                if b == 0x22 || b == 0x5C { byte(0x5C) }
+                byte(b)
+                i += 1
+                continue
+            }
+            // A UTF-8 sequence: its length from the lead byte, then its continuation bytes.
+            let length = b < 0x80 ? 1 : b >= 0xC2 && b < 0xE0 ? 2 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xF0 && b < 0xF5 ? 4 : 0
+            var scalar = UInt32(length == 1 ? b : length == 2 ? b & 0x1F : length == 3 ? b & 0x0F : b & 0x07)
+            var ok = length > 0 && i + length <= text.count
+            if ok && length > 1 {
+                for k in 1..<length {
+                    let c = text[i + k]
+                    if c & 0xC0 != 0x80 { ok = false }
+                    scalar = scalar << 6 | UInt32(c & 0x3F)
+                }
+            }
+            guard ok else {
+                byte(UInt8(ascii: "?"))
+                i += 1
+                continue
+            }
+            if scalar > 0xFFFF {
+                let v = scalar - 0x10000
+                unicodeEscape(0xD800 + (v >> 10))
+                unicodeEscape(0xDC00 + (v & 0x3FF))
+            } else {
+                unicodeEscape(scalar)
+            }
+            i += length
+        }
+    }
+
+    private mutating func unicodeEscape(_ unit: UInt32) {
+        byte(0x5C)
+        byte(UInt8(ascii: "u"))
+        var shift: UInt32 = 16
+        while shift > 0 {
+            shift -= 4
+            let d = UInt8((unit >> shift) & 0xF)
+            byte(d < 10 ? UInt8(ascii: "0") + d : UInt8(ascii: "a") + d - 10)
         }
     }
 

@@ -71,6 +71,8 @@ public enum HarnessJSON {
         case .weather: "weather"
         case .agenda: "agenda"
         case .findingPhone: "findingPhone"
+        case .notificationMenu: "notificationMenu"
+        case .replyPicker: "replyPicker"
         }
     }
 
@@ -80,7 +82,7 @@ public enum HarnessJSON {
     public static func state(_ w: WatchSnapshot, bus busCount: DisplayBusCounters? = nil) -> String {
         var uid = "null"
         switch w.screen {
-        case .detail(let u, _), .incomingCall(let u): uid = "\(u.rawValue)"
+        case .detail(let u, _), .incomingCall(let u), .notificationMenu(let u, _), .replyPicker(let u, _): uid = "\(u.rawValue)"
         default: break
         }
         let fields: [(String, String)] = [

@@ -28,4 +28,10 @@ public protocol NotificationSource: NotificationText {
     /// notification is added): record it then, and act once the event has
     /// returned, so a fetch not yet sent can ask for the message too.
     func shown(_ uid: NotificationID, now: MonotonicInstant)
+    /// Whether the phone takes `request` for `uid` (false by default).
+    func offers(_ request: NotificationRequest, on uid: NotificationID) -> Bool
+}
+
+extension NotificationSource {
+    public func offers(_ request: NotificationRequest, on uid: NotificationID) -> Bool { false }
 }

@@ -244,6 +244,12 @@ public final class PhoneSession {
         try ancs.performAction(action, on: uid)
     }
 
+    /// Sends a reply (`text`, UTF-8) or mutes a notification's app, where
+    /// the phone offers it (`notifications.offers`); false when it did not go.
+    public func send(_ request: NotificationRequest, on uid: NotificationID, text: UnsafeRawBufferPointer) -> Bool {
+        gadgetbridge.isActive && gadgetbridge.source.send(request, on: uid, text: text)
+    }
+
     /// This session's store takes over what `previous` (an earlier link's
     /// session, still shown) kept from its ended session.
     public func adoptPreviousSession(from previous: PhoneSession) {

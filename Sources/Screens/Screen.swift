@@ -42,6 +42,12 @@ public enum Screen: Sendable, Equatable {
     case agenda(scroll: Int)
     /// The phone rings (Gadgetbridge's "find phone") until a button stops it.
     case findingPhone
+    /// What the phone offers for a notification besides its actions
+    /// ("Reply", "Mute this app"; `NotificationMenu`), from the list's
+    /// negative long press.
+    case notificationMenu(NotificationID, selected: Int)
+    /// The canned replies (the settings file's `replies`) for a notification.
+    case replyPicker(NotificationID, selected: Int)
 }
 
 /// What the status bar (and the idle clock) shows.
@@ -78,4 +84,15 @@ public struct ButtonPlacement: Sendable, Equatable {
 
     /// Positive bottom right, negative bottom left.
     public static let standard = ButtonPlacement()
+}
+
+extension Screen {
+    /// The notification a detail screen, its menu or the reply picker is
+    /// about (nil on other screens; a call screen is the call's own).
+    public var notification: NotificationID? {
+        switch self {
+        case .detail(let uid, _), .notificationMenu(let uid, _), .replyPicker(let uid, _): uid
+        default: nil
+        }
+    }
 }

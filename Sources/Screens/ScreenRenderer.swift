@@ -98,11 +98,12 @@ public final class ScreenRenderer {
     /// Beside a connected link the Bluetooth glyph carries the health mark
     /// of `notifications` (`NotificationSourceHealth`: '?' unknown, '!' failing).
     /// `nowPlaying` is what the Now Playing screen shows (nil: nothing playing);
-    /// `feeds` the phone's weather and calendar (the clock, their screens).
+    /// `feeds` the phone's weather and calendar (the clock, their screens);
+    /// `replies` the canned replies the reply picker lists.
     public func render(_ screen: Screen, status: StatusInfo, notifications: any NotificationSource,
                        into fb: Framebuffer, callNotice: CallNotice? = nil,
                        actionNotice: ActionNotice? = nil,
-                       nowPlaying: NowPlayingContent? = nil, feeds: PhoneFeeds? = nil) {
+                       nowPlaying: NowPlayingContent? = nil, feeds: PhoneFeeds? = nil, replies: [String] = []) {
         precondition(fb.width == width && fb.height == height,
                      "ScreenRenderer is \(width)x\(height), the framebuffer \(fb.width)x\(fb.height)")
         fb.resetClip()
@@ -143,6 +144,10 @@ public final class ScreenRenderer {
             drawAgenda(feeds?.agenda, scroll: scroll, status: status, into: fb)
         case .findingPhone:
             drawNotice(Self.ringingPhone.rawBytes, status: status, into: fb)
+        case .notificationMenu(let uid, let selected):
+            drawNotificationMenu(uid, selected: selected, notifications: notifications, replies: replies, status: status, into: fb)
+        case .replyPicker(_, let selected):
+            drawReplyPicker(selected: selected, replies: replies, status: status, into: fb)
         }
     }
 

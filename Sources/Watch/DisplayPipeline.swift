@@ -72,7 +72,7 @@ final class DisplayPipeline {
         renderer.render(
             model.screen, status: status, notifications: model.notifications, into: framebuffer,
             callNotice: model.callNotice, actionNotice: model.actionNotice, nowPlaying: nowPlaying,
-            feeds: model.feeds)
+            feeds: model.feeds, replies: model.userSettings.replies)
         // The driver moves the picture against burn-in (a vertical step
         // is one command; a horizontal one goes with the next screen change).
         driver.setShift(PanelShift(x: model.pixelShift.x, y: model.pixelShift.y))

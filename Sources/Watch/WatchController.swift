@@ -310,6 +310,7 @@ public final class WatchController {
             pairingReply = nil
             reply?(answer.accepts)
         }
+        if let (request, uid, index) = effects.notificationRequest { send(request, on: uid, reply: index) }
         if let on = effects.findPhone, session?.gadgetbridge.findPhone(on) != true {
             logger.notice("cannot ring the phone: Gadgetbridge did not take the request")
         }
@@ -330,6 +331,18 @@ public final class WatchController {
         } catch {
             logger.warning("cannot perform the \(action) action on notification \(uid): \(error)")
             return false
+        }
+    }
+
+    /// A reply or "mute this app" from a notification's menu.
+    private func send(_ request: NotificationRequest, on uid: NotificationID, reply index: Int) {
+        let replies = model.userSettings.replies
+        var text = request == .reply && index < replies.count ? replies[index] : ""
+        let sent = text.withUTF8 { session?.send(request, on: uid, text: UnsafeRawBufferPointer($0)) == true }
+        if sent {
+            logger.info(request == .reply ? "replied '\(text)' to notification \(uid)" : "asked the phone to mute the app of notification \(uid)")
+        } else {
+            logger.notice("cannot \(request) notification \(uid): the phone did not take it")
         }
     }
 

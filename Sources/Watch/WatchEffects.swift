@@ -36,6 +36,9 @@ public struct WatchEffects {
     public internal(set) var pairingAnswer: PairingAnswer?
     /// Ring the phone (true) or stop it ringing (the menu's "Find phone").
     public internal(set) var findPhone: Bool?
+    /// Send a reply (the settings file's `replies[reply]`) or mute the app
+    /// of a notification (its menu).
+    public internal(set) var notificationRequest: (NotificationRequest, NotificationID, reply: Int)?
     /// Do Not Disturb changed on the watch (the menu, the hour ending): keep
     /// this state across restarts (a restored state is not written back).
     public internal(set) var doNotDisturb: DoNotDisturbState?
@@ -53,7 +56,7 @@ public struct WatchEffects {
     /// Nothing to apply.
     public var isEmpty: Bool {
         renderRequests == 0 && !stopMotor && play == nil && displayPower == nil && action == nil
-            && remoteCommand == nil && pairingAnswer == nil && findPhone == nil && doNotDisturb == nil && shownCount == 0
+            && remoteCommand == nil && pairingAnswer == nil && findPhone == nil && notificationRequest == nil && doNotDisturb == nil && shownCount == 0
     }
 
     /// The notifications shown, in the order the model showed them.
@@ -92,6 +95,11 @@ public struct WatchEffects {
     }
 
     mutating func requestFindPhone(_ on: Bool) { findPhone = on }
+
+    mutating func requestNotification(_ request: NotificationRequest, on uid: NotificationID, reply: Int) {
+        if notificationRequest != nil { replaced += 1 }
+        notificationRequest = (request, uid, reply)
+    }
 
     mutating func keepDoNotDisturb(_ state: DoNotDisturbState) { doNotDisturb = state }
 

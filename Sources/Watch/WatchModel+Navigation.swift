@@ -31,6 +31,10 @@ extension WatchModel {
             feedScreenButton(role, gesture, now: now)
         case .findingPhone:
             findingPhoneButton()
+        case .notificationMenu(let uid, let selected):
+            notificationMenuButton(role, gesture, uid: uid, selected: selected)
+        case .replyPicker(let uid, let selected):
+            replyPickerButton(role, gesture, uid: uid, selected: selected)
         case .idleClock, .waitingForPhone, .message:
             if role == .positive && gesture == .longPress, screen == .idleClock || screen == .waitingForPhone {
                 openDoNotDisturbMenu()
@@ -50,7 +54,10 @@ extension WatchModel {
             switch (role, gesture) {
             case (.positive, .press), (.select, .press):
                 if let uid = uidInList(at: selected) { openDetail(uid) }
-            case (.negative, .press), (.back, _), (.negative, .longPress):
+            case (.negative, .longPress):
+                if let uid = uidInList(at: selected), openNotificationMenu(uid) { break }
+                screen = .idleClock
+            case (.negative, .press), (.back, _):
                 screen = .idleClock
             case (.positive, .longPress), (.down, _):
                 moveSelection(by: 1)

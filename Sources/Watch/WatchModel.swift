@@ -182,7 +182,7 @@ public final class WatchModel {
         switch screen {
         case .pairing:
             break
-        case .list, .detail:
+        case .list, .detail, .notificationMenu, .replyPicker:
             // Kept notifications were renumbered: back to the list's top.
             listSelection = 0
             screen = store.notificationCount > 0 ? .list(selected: 0) : .idleClock
@@ -260,7 +260,7 @@ public final class WatchModel {
             unreadNotifications.remove(uid)
             if callInProgress == uid { callInProgress = nil }
             if activeCall == uid { endCall(now: now) }
-            if case .detail(let shown, _) = screen, shown == uid { screen = .list(selected: listSelection) }
+            if screen.notification == uid { screen = .list(selected: listSelection) }
             clampSelection()
             requestRender()
         case .actionSent(let uid, _):
@@ -288,7 +288,7 @@ public final class WatchModel {
         endCall(now: now)
         notificationsCleared()
         switch screen {
-        case .list, .detail, .incomingCall:
+        case .list, .detail, .incomingCall, .notificationMenu, .replyPicker:
             if !keepList() {
                 listSelection = 0
                 screen = isPhoneConnected ? .idleClock : .waitingForPhone
@@ -305,7 +305,7 @@ public final class WatchModel {
     private func keepList() -> Bool {
         let count = notifications.notificationCount
         switch screen {
-        case .list, .detail:
+        case .list, .detail, .notificationMenu, .replyPicker:
             guard count > 0 else { return false }
             listSelection = min(listSelection, count - 1)
             screen = .list(selected: listSelection)

@@ -12,6 +12,10 @@ public struct UserSettings: Equatable, Sendable {
     public static let maxFileBytes = 64 * 1024
     /// The most patterns of the wearer's own (apps: `AppRules.capacity`).
     public static let maxPatterns = 32
+    /// Canned replies: at most 8, each at most 64 bytes (what one reply line carries).
+    public static let maxReplies = 8
+    public static let replyCapacity = 64
+    public static let defaultReplies = ["OK", "On my way", "Can't talk now", "Call you later", "Thanks!"]
 
     /// The wearer's own patterns, by name.
     public var patterns: [VibrationPattern] = []
@@ -21,6 +25,8 @@ public struct UserSettings: Equatable, Sendable {
     /// `motor.quietHours`.
     public var quietHours: QuietHoursOverride = .boardFile
     public var doNotDisturb = DoNotDisturbOptions()
+    /// The canned replies offered where the phone can reply (Gadgetbridge).
+    public var replies = UserSettings.defaultReplies
     /// Where they came from ("defaults" without a file).
     public var source = "defaults"
 

@@ -43,7 +43,7 @@ struct UserSettingsValidator {
     var v: BoardValidator
     let motorCap: Duration
 
-    static let topFields = ["patterns", "apps", "quietHours", "doNotDisturb"]
+    static let topFields = ["patterns", "apps", "quietHours", "doNotDisturb", "replies"]
     static let appFields = ["mute", "hideContent", "vibrate", "alwaysAlert"]
     static let reservedPatternNames = VibrationPattern.builtIns.map { $0.name } + ["none"]
     static let patternNameCapacity = 32
@@ -59,6 +59,7 @@ struct UserSettingsValidator {
         if let (a, _) = m["apps"] { s.apps = apps(a, patterns: s.patterns) }
         if let (q, _) = m["quietHours"] { s.quietHours = quietHours(q) }
         if let (d, _) = m["doNotDisturb"] { s.doNotDisturb = doNotDisturb(d) }
+        if let (r, _) = m["replies"] { s.replies = replies(r) }
         return s
     }
 
@@ -193,6 +194,30 @@ struct UserSettingsValidator {
     }
 
     /// `"doNotDisturb": { "calls": "ring" }`.
+    /// `"replies": ["On my way", "Call you later"]`: the canned replies a
+    /// notification offers where the phone can reply (docs/android.md).
+    mutating func replies(_ value: ConfigJSON) -> [String] {
+        let allowed = "1-\(UserSettings.maxReplies) texts of 1-\(UserSettings.replyCapacity) bytes of UTF-8, no control characters"
+        guard case .array(let items, _) = value else {
+            v.problem(value.line, "replies", "expected an array of texts, found \(BoardValidator.show(value)); allowed: \(allowed)")
+            return UserSettings.defaultReplies
+        }
+        guard !items.isEmpty, items.count <= UserSettings.maxReplies else {
+            v.problem(value.line, "replies", "\(items.count) texts; allowed: \(allowed)")
+            return UserSettings.defaultReplies
+        }
+        var result: [String] = []
+        for (i, item) in items.enumerated() {
+            guard case .string(let text, _) = item, !text.isEmpty, text.utf8.count <= UserSettings.replyCapacity,
+                  !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+                v.problem(item.line, "replies[\(i)]", "\(BoardValidator.show(item)) is not a reply; allowed: \(allowed)")
+                continue
+            }
+            result.append(text)
+        }
+        return result
+    }
+
     mutating func doNotDisturb(_ value: ConfigJSON) -> DoNotDisturbOptions {
         var options = DoNotDisturbOptions()
         guard let m = v.members(value, "doNotDisturb", allowed: ["calls"]) else { return options }

@@ -73,6 +73,21 @@ struct UserSettingsLoaderTests {
         #expect(try load("{}").quietHours.resolved(board: board) == board)
     }
 
+    @Test func cannedReplies() throws {
+        #expect(try load("{}").replies == UserSettings.defaultReplies)
+        #expect(try load(#"{"replies": ["Bin gleich da", "Später 🙂"]}"#).replies == ["Bin gleich da", "Später 🙂"])
+        let allowed = "allowed: 1-8 texts of 1-64 bytes of UTF-8, no control characters"
+        #expect(problems(#"{"replies": []}"#) == ["\(Self.file):1: replies: 0 texts; \(allowed)"])
+        #expect(problems(#"{"replies": "OK"}"#) == ["\(Self.file):1: replies: expected an array of texts, found \"OK\"; \(allowed)"])
+        #expect(problems(#"{"replies": ["OK", "", 3, "a\nb"]}"#) == [
+            "\(Self.file):1: replies[1]: \"\" is not a reply; \(allowed)",
+            "\(Self.file):1: replies[2]: 3 is not a reply; \(allowed)",
+            "\(Self.file):1: replies[3]: \"a\\nb\" is not a reply; \(allowed)",
+        ])
+        #expect(problems(#"{"replies": ["\#(String(repeating: "x", count: 65))"]}"#).count == 1)
+        #expect(problems(#"{"replies": ["1","2","3","4","5","6","7","8","9"]}"#).count == 1)
+    }
+
     // MARK: - one error per field
 
     @Test func syntax() {
@@ -81,7 +96,7 @@ struct UserSettingsLoaderTests {
 
     @Test func unknownTopField() {
         #expect(problems("{\n \"vibration\": 1 }") == [
-            "\(Self.file):2: vibration: unknown field; allowed: patterns, apps, quietHours, doNotDisturb",
+            "\(Self.file):2: vibration: unknown field; allowed: patterns, apps, quietHours, doNotDisturb, replies",
         ])
     }
 

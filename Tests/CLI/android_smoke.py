@@ -494,8 +494,9 @@ try:
     phone.calendar_removed([5679])
     until(lambda: h.state(phone).get("calendarEvents") == 1, 2, phone, h)
     check("the same id replaces, calendar- [ids] removes", h.state(phone).get("calendarEvents") == 1, str(h.state(phone)))
+    mark = len(phone.lines)
     phone.send_json({"t": "force_calendar_sync_start"})
-    reply = phone.wait_line(lambda l: l.get("t") == "force_calendar_sync" and l.get("ids") == [5678], 2)
+    reply = phone.wait_line(lambda l: l.get("t") == "force_calendar_sync" and l.get("ids") == [5678], 2, since=mark)
     check('force_calendar_sync_start is answered {"t":"force_calendar_sync","ids":[5678]}', reply is not None,
           str(phone.lines[-3:]))
     for _ in range(4):   # to the lit clock: back wakes the display, leaves notices and Now Playing
@@ -523,6 +524,39 @@ try:
     h.ask("press negative", phone=phone)
     phone.serve(0.3)
     check("and back to the clock", h.state(phone)["screen"] == "idleClock", str(h.state(phone)))
+
+    # ------------------------------------------------------------ a notification's menu: reply, mute
+    scenario("a notification's menu: a canned reply and 'mute this app'")
+    phone.notify(1300, src="Signal", title="Ana", body="Lunch today?", sender="Ana", reply=True)
+    until(lambda: event_for(h, 1300), 3, phone, h)
+    h.ask("press back", phone=phone)       # the pop-up's detail, back to the list
+    phone.serve(0.2)
+    h.ask("hold negative 800", phone=phone)
+    phone.serve(0.3)
+    st = h.state(phone)
+    check("the list's negative long press opens the notification's menu",
+          st["screen"] == "notificationMenu" and st["uid"] == 1300, str(st))
+    h.ask("press positive", phone=phone)   # "Reply"
+    phone.serve(0.2)
+    check("'Reply' lists the canned replies", h.state(phone)["screen"] == "replyPicker", str(h.state(phone)))
+    mark = len(phone.lines)
+    h.ask("press positive", phone=phone)   # the first: "OK"
+    reply = phone.wait_line(lambda l: l.get("n") == "REPLY", 2, since=mark)
+    check('the phone gets {"t":"notify","id":1300,"n":"REPLY","msg":"OK"}',
+          reply == {"t": "notify", "id": 1300, "n": "REPLY", "msg": "OK"}, str(phone.lines[mark:]))
+    phone.notify(1301, src="Gmail", title="Build", body="All green")
+    until(lambda: event_for(h, 1301), 3, phone, h)
+    h.ask("press back", phone=phone)
+    phone.serve(0.2)
+    h.ask("hold negative 800", phone=phone)
+    phone.serve(0.3)
+    mark = len(phone.lines)
+    h.ask("press positive", phone=phone)   # no reply offered: "Mute this app" is the only entry
+    mute = phone.wait_line(lambda l: l.get("n") == "MUTE", 2, since=mark)
+    check('without "reply":true the menu only mutes: {"t":"notify","id":1301,"n":"MUTE"}',
+          mute == {"t": "notify", "id": 1301, "n": "MUTE"}, str(phone.lines[mark:]))
+    h.ask("press negative", phone=phone)   # the list, back to the clock
+    phone.serve(0.2)
 
     # ------------------------------------------------------------ hostile input
     scenario("malformed and hostile lines")

@@ -100,6 +100,16 @@ func describe(_ line: String) -> String {
         #expect(line(.music(.volumeUp)) == "{\"t\":\"music\",\"n\":\"volumeup\"}\r\n")
         #expect(line(.findPhone(true)) == "{\"t\":\"findPhone\",\"n\":true}\r\n")
         #expect(line(.version("WristCore 1.0 \"x\"")) == "{\"t\":\"ver\",\"fw\":\"WristCore 1.0 _x_\",\"hw\":\"WristCore\"}\r\n")
+        func reply(_ text: String) -> String {
+            var t = text
+            return t.withUTF8 { line(.reply(id: 7, text: UnsafeRawBufferPointer($0))) }
+        }
+        // ASCII only: Gadgetbridge reads ISO-8859-1, so the text goes as JSON escapes.
+        #expect(reply("On my way") == "{\"t\":\"notify\",\"id\":7,\"n\":\"REPLY\",\"msg\":\"On my way\"}\r\n")
+        #expect(reply("Caf\u{e9} \"5\" \\ \u{4F60}\u{1F600}")
+            == #"{"t":"notify","id":7,"n":"REPLY","msg":"Caf\u00e9 \"5\" \\ \u4f60\ud83d\ude00"}"# + "\r\n")
+        #expect(reply(String(repeating: "\u{1F600}", count: 40)).utf8.count <= GadgetbridgeReply.maxLength)
+        #expect(line(.notification(id: 7, .mute)) == "{\"t\":\"notify\",\"id\":7,\"n\":\"MUTE\"}\r\n")
         var ids = GadgetbridgeReply.CalendarIDs()
         #expect(line(.calendarSync(ids)) == "{\"t\":\"force_calendar_sync\",\"ids\":[]}\r\n")
         ids.append(5678)

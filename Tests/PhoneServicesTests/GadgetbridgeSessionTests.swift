@@ -185,6 +185,32 @@ struct GadgetbridgeSessionTests {
         #expect(p.events.count { if case .calendarSyncRequested = $0 { true } else { false } } == asked + 1)
     }
 
+    @Test func repliesAndMuteGoToGadgetbridgeWhereItTakesThem() throws {
+        let p = try AndroidPhone()
+        p.subscribe()
+        p.write(line: Self.prelude)
+        p.write(line: #"\#u{10}GB({"t":"notify","id":11,"src":"Signal","title":"Ana","body":"Lunch?","reply":true})"# + "\n")
+        p.write(line: #"\#u{10}GB({"t":"notify","id":12,"src":"SMS Message","title":"Bob","body":"Hi","tel":"+4912345"})"# + "\n")
+        p.write(line: #"\#u{10}GB({"t":"notify","id":13,"src":"Gmail","title":"Build","body":"green"})"# + "\n")
+        p.write(line: #"\#u{10}GB({"t":"call","cmd":"incoming","name":"Mom","number":"+331"})"# + "\n")
+        let source = p.session.notifications
+        #expect(source.offers(.reply, on: NotificationID(11)) && source.offers(.reply, on: NotificationID(12)))
+        #expect(!source.offers(.reply, on: NotificationID(13)) && source.offers(.muteApp, on: NotificationID(13)))
+        var call: NotificationID?
+        source.forEachNotification(newestFirst: true) { if $0.category == .incomingCall { call = $0.uid } }
+        #expect(call.map { !source.offers(.muteApp, on: $0) && !source.offers(.reply, on: $0) } == true)
+
+        var text = "On my way \u{1F697}"
+        #expect(text.withUTF8 { p.session.send(.reply, on: NotificationID(11), text: UnsafeRawBufferPointer($0)) })
+        #expect(!text.withUTF8 { p.session.send(.reply, on: NotificationID(13), text: UnsafeRawBufferPointer($0)) })
+        #expect(p.session.send(.muteApp, on: NotificationID(13), text: UnsafeRawBufferPointer(start: nil, count: 0)))
+        p.pump()
+        #expect(p.lines.suffix(2) == [
+            #"{"t":"notify","id":11,"n":"REPLY","msg":"On my way \ud83d\ude97"}"# + "\r",
+            #"{"t":"notify","id":13,"n":"MUTE"}"# + "\r",
+        ])
+    }
+
     @Test func findPhoneFromTheWatch() throws {
         let p = try AndroidPhone()
         p.subscribe()

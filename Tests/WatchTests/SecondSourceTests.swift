@@ -27,6 +27,11 @@ final class DeskSource: NotificationSource {
     private(set) var performed: [(NotificationAction, NotificationID)] = []
     private(set) var shownIDs: [NotificationID] = []
     var health = NotificationSourceHealth()
+    /// What the desktop takes besides the two actions (none by default).
+    var offered: Set<NotificationRequest> = []
+    func offers(_ request: NotificationRequest, on uid: NotificationID) -> Bool {
+        offered.contains(request) && notification(uid) != nil
+    }
     /// Where its events go (the session that owns it, here the test's model).
     var events: (NotificationEvent) -> Void = { _ in }
 

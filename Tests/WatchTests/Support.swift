@@ -21,6 +21,8 @@ enum Effect: Equatable, CustomStringConvertible {
     case remote(RemoteCommandID)
     /// Ring the phone (true) or stop it.
     case findPhone(Bool)
+    /// A notification's menu: a reply (its index in the settings) or "mute this app".
+    case request(NotificationRequest, UInt32, reply: Int)
 
     var description: String {
         switch self {
@@ -32,6 +34,7 @@ enum Effect: Equatable, CustomStringConvertible {
         case .power(let s): "power \(s.rawValue)"
         case .remote(let id): "remote \(id)"
         case .findPhone(let on): "find phone \(on)"
+        case .request(let r, let uid, let index): "\(r) \(uid) \(index)"
         }
     }
 }
@@ -71,6 +74,7 @@ final class EffectRecorder {
             }
             if let a = e.pairingAnswer { recorded.append(.pairing(a)) }
             if let on = e.findPhone { recorded.append(.findPhone(on)) }
+            if let (r, uid, index) = e.notificationRequest { recorded.append(.request(r, uid.rawValue, reply: index)) }
             if let state = e.doNotDisturb { doNotDisturbKept?(state) }
             e.forEachShown { recorded.append(.shown($0.rawValue)) }
         }

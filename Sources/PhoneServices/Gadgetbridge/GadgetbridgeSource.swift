@@ -30,6 +30,8 @@ public final class GadgetbridgeSource: NotificationSource {
         var lengths = InlineArray<6, UInt16>(repeating: 0)
         var present = NotificationFields()
         var truncated = NotificationFields()
+        /// The phone can answer it with a text (Gadgetbridge's REPLY).
+        var canReply = false
     }
 
     public let capacity: Int
@@ -98,8 +100,9 @@ public final class GadgetbridgeSource: NotificationSource {
         // Important: Android's priority is not sent, and Gadgetbridge's own
         // per-app filter already chose what reaches the wrist (a Bangle.js
         // buzzes for every one).
-        store(phoneID: n.id, category: .other, flags: [.important, .positiveAction, .negativeAction],
-              texts: (n.source, title, n.subject, n.body), labels: ("Open", "Dismiss"))
+        let i = store(phoneID: n.id, category: .other, flags: [.important, .positiveAction, .negativeAction],
+                      texts: (n.source, title, n.subject, n.body), labels: ("Open", "Dismiss"))
+        slots[i].canReply = n.canReply
     }
 
     /// `call`: a call rings, or stops ringing.
@@ -181,6 +184,21 @@ public final class GadgetbridgeSource: NotificationSource {
         // Dismissed, or declined: gone from the wrist now (the phone may
         // also withdraw it; that finds nothing).
         if action == .negative, index(uid: uid.rawValue) == i { remove(slot: i, reason: .removedByPhone) }
+    }
+
+    /// Gadgetbridge mutes any notification's app, and replies where the
+    /// phone said it can (not to a call).
+    public func offers(_ request: NotificationRequest, on uid: NotificationID) -> Bool {
+        guard let i = index(uid: uid.rawValue), i != callSlot else { return false }
+        return request == .muteApp || slots[i].canReply
+    }
+
+    /// Sends `request` (`text`: the reply's UTF-8); false when it is not
+    /// offered or cannot go now.
+    func send(_ request: NotificationRequest, on uid: NotificationID, text: UnsafeRawBufferPointer) -> Bool {
+        guard isInSession, canReply(), offers(request, on: uid), let i = index(uid: uid.rawValue) else { return false }
+        let id = slots[i].phoneID
+        return send(request == .reply ? .reply(id: id, text: text) : .notification(id: id, .mute))
     }
 
     /// Everything came with the notification: nothing to fetch.
