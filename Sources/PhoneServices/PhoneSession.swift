@@ -255,6 +255,8 @@ public final class PhoneSession {
     public func adoptPreviousSession(from previous: PhoneSession) {
         guard previous !== self else { return }
         ancs.adoptPreviousSession(from: previous.ancs)
+        // Shown once this link turns out to be Gadgetbridge's too.
+        gadgetbridge.source.adopt(from: previous.gadgetbridge.source)
     }
 
     /// The notification is on screen (its message is fetched if needed).

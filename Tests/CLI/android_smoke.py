@@ -636,6 +636,9 @@ try:
     check("reconnecting works (MTU first this time) and the next notification shows",
           (event_for(h, 2301) or {}).get("title") == "After reconnect")
     check("the half line did not come back as a notification", event_for(h, 2300) is None)
+    kept = [n for n in h.notifications(phone) if n["uid"] != 2301]
+    check("the list from before the drop carries over to the new link (Gadgetbridge does not resend)",
+          len(kept) > 0, "%d kept" % len(kept))
     phone.serve(0.5)
 
     scenario("write requests instead of write commands (a central that ignores the default write type)")

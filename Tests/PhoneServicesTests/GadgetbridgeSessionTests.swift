@@ -211,6 +211,33 @@ struct GadgetbridgeSessionTests {
         ])
     }
 
+    /// Gadgetbridge does not resend: after a dropped link the next link's
+    /// store takes the list over, and its buttons reach the phone again.
+    @Test func aNewLinkTakesOverTheListAndItsActions() throws {
+        let first = try AndroidPhone()
+        first.subscribe()
+        first.write(line: Self.prelude)
+        first.write(line: #"\#u{10}GB({"t":"notify","id":21,"src":"Signal","title":"Ana","body":"Lunch?"})"# + "\n")
+        first.write(line: #"\#u{10}GB({"t":"call","cmd":"incoming","name":"Mom","number":"+331"})"# + "\n")
+        #expect(first.session.notifications.notificationCount == 2)
+
+        let second = try AndroidPhone()
+        second.session.adoptPreviousSession(from: first.session)
+        second.subscribe()
+        second.write(line: Self.prelude)
+        let store = second.session.notifications
+        #expect(store.notificationCount == 1)  // the call rang on the old link
+        #expect(second.text(21, .title) == "Ana" && second.text(21, .message) == "Lunch?")
+        try second.session.performAction(.negative, on: NotificationID(21))
+        second.pump()
+        #expect(second.lines.last == "{\"t\":\"notify\",\"id\":21,\"n\":\"DISMISS\"}\r")
+        // A new notification after it is still the newest.
+        second.write(line: #"\#u{10}GB({"t":"notify","id":22,"src":"Signal","title":"Ben","body":"Hi"})"# + "\n")
+        var newest: NotificationID?
+        store.forEachNotification(newestFirst: true) { if newest == nil { newest = $0.uid } }
+        #expect(newest == NotificationID(22))
+    }
+
     @Test func findPhoneFromTheWatch() throws {
         let p = try AndroidPhone()
         p.subscribe()

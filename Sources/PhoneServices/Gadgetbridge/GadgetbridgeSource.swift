@@ -94,6 +94,21 @@ public final class GadgetbridgeSource: NotificationSource {
         events(.sessionEnded)
     }
 
+    /// Takes over what an earlier link's store still shows: Gadgetbridge
+    /// does not resend a notification, so after a dropped link the list and
+    /// its buttons carry on with the same ids (a call that rang on the old
+    /// link does not come over). Only into an empty store of the same shape;
+    /// copies the fixed storage, allocates nothing.
+    func adopt(from previous: GadgetbridgeSource) {
+        guard previous !== self, previous.capacity == capacity, previous.stride == stride, notificationCount == 0 else { return }
+        for i in 0..<capacity where previous.slots[i].inUse && i != previous.callSlot {
+            slots[i] = previous.slots[i]
+            let range = (i * stride)..<((i + 1) * stride)
+            UnsafeMutableRawBufferPointer(rebasing: text[range]).copyMemory(from: UnsafeRawBufferPointer(rebasing: previous.text[range]))
+        }
+        nextSequence = previous.nextSequence
+    }
+
     /// `notify`: a new notification, or new text for one already kept.
     func post(_ n: GadgetbridgeMessage.Notify) {
         let title = n.title.count > 0 ? n.title : n.sender
