@@ -204,6 +204,14 @@ final class GadgetbridgeTracker {
             ids.forEachElement { m.number("id", $0.integer) }
         case .calendarSyncRequested:
             m = MessageFields("force_calendar_sync_start")
+        case .alarms(let list):
+            m = MessageFields("alarm")
+            list.forEachElement { a in
+                m.number("h", a["h"]?.integer)
+                m.number("m", a["m"]?.integer)
+                m.number("rep", a["rep"]?.integer)
+                m.word("on", a["on"]?.bool == true ? "true" : "false", .bool(a["on"]?.bool == true))
+            }
         case .unsupported(let type):
             m = MessageFields(String(decoding: type, as: UTF8.self))
             m.summary += " (not acted on by this watch)"

@@ -26,6 +26,9 @@ public enum GadgetbridgeMessage {
     case calendarRemoved(ids: JSONValue)
     /// Gadgetbridge asks which events the watch holds (`force_calendar_sync_start`).
     case calendarSyncRequested
+    /// The alarms set on the phone for the watch (`alarm`): `list` is the
+    /// array `d` of `{h, m, rep, on}` (`rep`: Monday bit 0 ... Sunday bit 6).
+    case alarms(list: JSONValue)
     /// A message this watch does not act on (its `t`, for the log).
     case unsupported(type: UnsafeRawBufferPointer)
 
@@ -161,6 +164,9 @@ public enum GadgetbridgeMessage {
             self = .calendarRemoved(ids: ids)
         } else if type.equals("force_calendar_sync_start") {
             self = .calendarSyncRequested
+        } else if type.equals("alarm") {
+            guard let list = value["d"], list.kind == .array else { throw .noID }
+            self = .alarms(list: list)
         } else {
             self = .unsupported(type: name)
         }

@@ -103,6 +103,7 @@ public enum HarnessJSON {
                 ("temperature", "\($0.temperature)"), ("summary", string($0.summary.string)), ("location", string($0.location.string)),
             ]) } ?? "null"),
             ("calendarEvents", "\(w.calendarEvents)"),
+            ("phoneAlarms", "\(w.phoneAlarms)"),
         ]
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }

@@ -79,6 +79,8 @@ public final class PhoneSession {
         /// The phone wants the ids of the events the watch holds
         /// (`sendCalendarSync`): on connecting, and when Gadgetbridge asks.
         case calendarSyncRequested
+        /// The phone set the watch's alarms (the whole list, Gadgetbridge's `alarm`).
+        case alarms(PhoneAlarms)
     }
 
     /// How long rewriting the ANCS subscriptions may take before the link is dropped.

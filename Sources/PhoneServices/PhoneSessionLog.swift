@@ -57,6 +57,8 @@ extension PhoneSession.Event {
             logger.info("weather from the phone: \(w.temperature) °C, \(w.summary.string)")
         case .calendarEvent(let e):
             logger.debug("calendar event \(e.id) from the phone: \(e.title.string)")
+        case .alarms(let a):
+            logger.info("the phone set \(a.count) alarm(s), \(a.enabledCount) on: kept, not rung yet (the watch has no alarms of its own yet)")
         case .calendarEventRemoved(let id):
             logger.debug("calendar event \(id) deleted on the phone")
         case .phoneTime, .discoveryFailed, .closed, .media, .notification, .calendarSyncRequested:

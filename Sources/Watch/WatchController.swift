@@ -233,6 +233,8 @@ public final class WatchController {
         case .calendarEventRemoved(let id):
             model.calendarEventRemoved(id: id)
             afterInput()
+        case .alarms(let alarms):
+            model.feeds.alarms = alarms
         case .calendarSyncRequested:
             session?.gadgetbridge.sendCalendarSync(model.feeds.agenda)
         case .findWatch(let on):

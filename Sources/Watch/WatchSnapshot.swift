@@ -28,6 +28,8 @@ public struct WatchSnapshot: Sendable {
     /// The phone's last weather report, and how many calendar events the watch holds.
     public var weather: WeatherReport?
     public var calendarEvents: Int
+    /// Alarms the phone set (kept, not rung yet).
+    public var phoneAlarms: Int
     /// The loop's time when it was taken.
     public var now: MonotonicInstant
 }
@@ -41,6 +43,7 @@ extension WatchController {
             notificationCount: model.notifications.notificationCount, ringingCall: model.ringingCall,
             isMotorOn: motor?.isMotorOn == true, displayBus: displayBus, sourceHealth: model.notifications.health,
             doNotDisturb: model.doNotDisturb, media: model.media,
-            weather: model.feeds.weather, calendarEvents: model.feeds.agenda.count, now: now)
+            weather: model.feeds.weather, calendarEvents: model.feeds.agenda.count,
+            phoneAlarms: model.feeds.alarms.count, now: now)
     }
 }

@@ -30,6 +30,7 @@ func describe(_ line: String) -> String {
                 ids.forEachElement { if let id = $0.integer { list.append(id) } }
                 return "calendar- \(list)"
             case .calendarSyncRequested: return "force_calendar_sync_start"
+            case .alarms(let list): return "alarm \(list.elementCount)"
             case .unsupported(let t): return "unsupported \(text(t))"
             }
         } catch let e as JSONError {
@@ -77,6 +78,8 @@ func describe(_ line: String) -> String {
         #expect(describe(#"GB({"t":"calendar-","id":5678})"#) == "calendar- [5678]")
         #expect(describe(#"GB({"t":"calendar-","id":[5678,5679,"x"]})"#) == "calendar- [5678, 5679]")
         #expect(describe(#"GB({"t":"force_calendar_sync_start"})"#) == "force_calendar_sync_start")
+        #expect(describe(#"GB({"t":"alarm","d":[{"h":7,"m":30,"rep":31,"on":true},{"h":9,"m":0,"rep":0,"on":false}]})"#) == "alarm 2")
+        #expect(describe(#"GB({"t":"alarm","d":{}})"#) == "decode noID")
     }
 
     @Test func notAMessage() {

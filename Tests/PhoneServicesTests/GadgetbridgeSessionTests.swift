@@ -238,6 +238,22 @@ struct GadgetbridgeSessionTests {
         #expect(newest == NotificationID(22))
     }
 
+    /// Kept for the watch's own alarms (issue 25): the whole list, bounded, times checked.
+    @Test func thePhoneSetAlarmsAreKept() throws {
+        let p = try AndroidPhone()
+        p.subscribe()
+        p.write(line: Self.prelude)
+        let slots = (0..<12).map { #"{"h":\#($0 + 6),"m":30,"rep":31,"on":true}"# }.joined(separator: ",")
+        p.write(line: #"\#u{10}GB({"t":"alarm","d":[{"h":7,"m":30,"rep":159,"on":true},{"h":25,"m":0,"rep":0,"on":true},{"h":9,"m":5,"rep":0,"on":false}]})"# + "\n")
+        p.write(line: "\u{10}GB({\"t\":\"alarm\",\"d\":[\(slots)]})\n")
+        let lists = p.events.compactMap { if case .alarms(let a) = $0 { a } else { nil } }
+        #expect(lists.count == 2)
+        #expect(lists[0].count == 2 && lists[0].leftOut == 1 && lists[0].enabledCount == 1)
+        #expect(lists[0][0] == PhoneAlarms.Alarm(hour: 7, minute: 30, weekdays: 31, enabled: true))  // rep's 8th bit dropped
+        #expect(lists[0][1] == PhoneAlarms.Alarm(hour: 9, minute: 5, weekdays: 0, enabled: false))
+        #expect(lists[1].count == PhoneAlarms.capacity && lists[1].leftOut == 2)
+    }
+
     @Test func findPhoneFromTheWatch() throws {
         let p = try AndroidPhone()
         p.subscribe()

@@ -202,6 +202,14 @@ public final class GadgetbridgeSession {
             if let id = ids.integer { emit(.calendarEventRemoved(id: id)) }
             ids.forEachElement { if let id = $0.integer { emit(.calendarEventRemoved(id: id)) } }
         case .calendarSyncRequested: emit(.calendarSyncRequested)
+        case .alarms(let list):
+            var alarms = PhoneAlarms()
+            list.forEachElement { a in
+                alarms.append(PhoneAlarms.Alarm(
+                    hour: Int(clamping: a["h"]?.integer ?? -1), minute: Int(clamping: a["m"]?.integer ?? -1),
+                    weekdays: UInt8(truncatingIfNeeded: (a["rep"]?.integer ?? 0) & 0x7F), enabled: a["on"]?.bool ?? false))
+            }
+            emit(.alarms(alarms))
         case .unsupported(let type): emit(.gadgetbridgeUnsupported(type))
         }
     }
