@@ -71,7 +71,7 @@ let package = Package(
         // MARK: HAL
         // What the user reads: failures with their exit codes, escaped outside text, paths, "did you mean", numbers.
         .target(name: "TextFormat"),
-        .target(name: "HAL"),
+        .target(name: "HAL", dependencies: ["TextFormat"]),
         // The daemon's logger (Logger, LogSink, LogLine): pure, so every layer may log.
         .target(name: "Log"),
         .target(name: "LinuxHAL", dependencies: ["HAL", "Log", "TextFormat", "CLinux", "CGPIOD", "CI2C", "CBluetooth"]),
@@ -97,7 +97,7 @@ let package = Package(
         .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Notifications", "AMS", "Gadgetbridge", "Loop", "HAL", "Log"]),
         .target(
             name: "Peripheral",
-            dependencies: ["Loop", "HAL", "Log"]),
+            dependencies: ["Loop", "HAL", "Log", "TextFormat"]),
 
         // MARK: the watch
         .target(name: "BoardConfig", dependencies: ["Notifications", "Haptics", "Display", "Graphics", "HAL", "TextFormat"]),

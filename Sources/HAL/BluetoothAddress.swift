@@ -1,6 +1,7 @@
 /// A 48-bit Bluetooth device address. `bytes` are in wire order
 /// (little-endian, least significant byte first, as in `bdaddr_t`);
 /// `description` prints the usual most-significant-first "AA:BB:CC:DD:EE:FF".
+import TextFormat
 public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     public var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
 
@@ -19,8 +20,8 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
         guard parts.count == 6 else { return nil }
         var wire = [UInt8](repeating: 0, count: 6)
         for (i, p) in parts.enumerated() {
-            guard p.count == 2, let v = UInt8(p, radix: 16) else { return nil }
-            wire[5 - i] = v
+            guard p.utf8.count == 2, let v = IntegerText.integer(p, radix: 16, in: 0...0xFF) else { return nil }
+            wire[5 - i] = UInt8(v)
         }
         self.init(wire: wire)
     }
