@@ -88,13 +88,13 @@ let package = Package(
         .target(name: "Screens", dependencies: ["HAL", "Graphics", "Notifications", "AMS"]),
 
         // MARK: GATT, services and profiles
-        .target(name: "ATTCodec"),
-        .target(name: "GATT", dependencies: ["ATTCodec", "Loop", "HAL"]),
+        .target(name: "ATTCodec", dependencies: ["TextFormat"]),
+        .target(name: "GATT", dependencies: ["ATTCodec", "Loop", "HAL", "TextFormat"]),
         .target(name: "Notifications", dependencies: ["HAL"]),
-        .target(name: "ANCS", dependencies: ["Notifications", "HAL"]),
+        .target(name: "ANCS", dependencies: ["Notifications", "HAL", "TextFormat"]),
         .target(name: "AMS", dependencies: ["HAL"]),
-        .target(name: "Gadgetbridge"),
-        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Notifications", "AMS", "Gadgetbridge", "Loop", "HAL", "Log"]),
+        .target(name: "Gadgetbridge", dependencies: ["TextFormat"]),
+        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Notifications", "AMS", "Gadgetbridge", "Loop", "HAL", "Log", "TextFormat"]),
         .target(
             name: "Peripheral",
             dependencies: ["Loop", "HAL", "Log", "TextFormat"]),

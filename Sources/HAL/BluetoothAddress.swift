@@ -35,10 +35,8 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     /// Embedded daemon (13.5 KB of Peripheral alone).
     @inline(never)
     public var description: String {
-        wireBytes.reversed().map { b in
-            let s = String(b, radix: 16, uppercase: true)
-            return s.count == 1 ? "0" + s : s
-        }.joined(separator: ":")
+        NumberText.format(
+            "%02X:%02X:%02X:%02X:%02X:%02X", Int64(bytes.5), Int64(bytes.4), Int64(bytes.3), Int64(bytes.2), Int64(bytes.1), Int64(bytes.0))
     }
 
     public static func == (a: Self, b: Self) -> Bool { a.wireBytes == b.wireBytes }
