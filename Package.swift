@@ -72,7 +72,7 @@ let package = Package(
         // MARK: HAL
         // What the user reads: failures with their exit codes, escaped outside text, paths, "did you mean", numbers.
         .target(name: "TextFormat"),
-        .target(name: "HAL"),
+        .target(name: "HAL", dependencies: ["TextFormat"]),
         // The daemon's logger (Logger, LogSink, LogLine): pure, so every layer may log.
         .target(name: "Log"),
         .target(name: "LinuxHAL", dependencies: ["HAL", "Log", "TextFormat", "CLinux", "CGPIOD", "CI2C", "CBluetooth"]),
@@ -89,17 +89,17 @@ let package = Package(
         .target(name: "Screens", dependencies: ["HAL", "Graphics", "Notifications", "AMS", "PhoneFeeds"]),
 
         // MARK: GATT, services and profiles
-        .target(name: "ATTCodec"),
-        .target(name: "GATT", dependencies: ["ATTCodec", "Loop", "HAL"]),
+        .target(name: "ATTCodec", dependencies: ["TextFormat"]),
+        .target(name: "GATT", dependencies: ["ATTCodec", "Loop", "HAL", "TextFormat"]),
         .target(name: "Notifications", dependencies: ["HAL"]),
-        .target(name: "ANCS", dependencies: ["Notifications", "HAL"]),
+        .target(name: "ANCS", dependencies: ["Notifications", "HAL", "TextFormat"]),
         .target(name: "AMS", dependencies: ["HAL"]),
-        .target(name: "Gadgetbridge"),
+        .target(name: "Gadgetbridge", dependencies: ["TextFormat"]),
         .target(name: "PhoneFeeds", dependencies: ["AMS"]),
-        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Notifications", "AMS", "Gadgetbridge", "PhoneFeeds", "Loop", "HAL", "Log"]),
+        .target(name: "PhoneServices", dependencies: ["GATT", "ATTCodec", "ANCS", "Notifications", "AMS", "Gadgetbridge", "PhoneFeeds", "Loop", "HAL", "Log", "TextFormat"]),
         .target(
             name: "Peripheral",
-            dependencies: ["Loop", "HAL", "Log"]),
+            dependencies: ["Loop", "HAL", "Log", "TextFormat"]),
 
         // MARK: the watch
         .target(name: "BoardConfig", dependencies: ["Notifications", "Haptics", "Display", "Graphics", "HAL", "TextFormat"]),

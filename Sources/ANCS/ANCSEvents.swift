@@ -1,5 +1,6 @@
 import HAL
 import Notifications
+import TextFormat
 
 
 
@@ -45,10 +46,10 @@ public enum ANCSRequestError: Error, Hashable, Sendable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .phone(let c): "phone answered \(c)"
-        case .att(let c): "ATT error 0x\(String(c, radix: 16))"
+        case .phone(let c): "phone answered " + c.description
+        case .att(let c): NumberText.format("ATT error 0x%x", Int64(c))
         case .timedOut: "timed out"
-        case .malformedResponse(let e): "malformed response: \(e)"
+        case .malformedResponse(let e): "malformed response: " + e.description
         case .cancelled: "cancelled"
         }
     }

@@ -1,3 +1,5 @@
+import TextFormat
+
 /// The error code carried by an Error Response (Core Specification Vol 3,
 /// Part F, 3.4.1.1), plus the application (0x80–0x9F) and common profile
 /// (0xE0–0xFF) ranges. ANCS uses 0xA0–0xA3, which this type names too.
@@ -84,7 +86,6 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     }
 
     public var description: String {
-        let hex = String(rawValue, radix: 16, uppercase: true)
-        return "\(name) (0x\(hex.count < 2 ? "0" + hex : hex))"
+        name + NumberText.format(" (0x%02X)", Int64(rawValue))
     }
 }

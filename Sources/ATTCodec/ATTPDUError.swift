@@ -1,3 +1,5 @@
+import TextFormat
+
 /// Why bytes could not be decoded as, or encoded into, an ATT PDU.
 ///
 /// Decoding never traps: every malformed input from the phone ends here.
@@ -24,12 +26,12 @@ public enum ATTPDUError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .empty: "empty ATT PDU"
         case .truncated(let op, let min, let actual):
-            "ATT PDU 0x\(String(op, radix: 16)) truncated: \(actual) bytes, needs at least \(min)"
+            NumberText.format("ATT PDU 0x%x truncated: %d bytes, needs at least %d", Int64(op), Int64(actual), Int64(min))
         case .wrongLength(let op, let expected, let actual):
-            "ATT PDU 0x\(String(op, radix: 16)) has \(actual) bytes, must have \(expected)"
+            NumberText.format("ATT PDU 0x%x has %d bytes, must have %d", Int64(op), Int64(actual), Int64(expected))
         case .invalidField(let op, let field):
-            "ATT PDU 0x\(String(op, radix: 16)): invalid \(field.rawValue)"
-        case .exceedsMTU(let length, let mtu): "ATT PDU of \(length) bytes exceeds ATT_MTU \(mtu)"
+            NumberText.format("ATT PDU 0x%x: invalid ", Int64(op)) + field.rawValue
+        case .exceedsMTU(let length, let mtu): NumberText.format("ATT PDU of %d bytes exceeds ATT_MTU %d", Int64(length), Int64(mtu))
         }
     }
 }

@@ -1,3 +1,5 @@
+import TextFormat
+
 /// ATT constants.
 public enum ATT {
     /// The default (and minimum) ATT_MTU on an LE link.
@@ -85,5 +87,5 @@ public struct ATTHandleRange: Hashable, Sendable, CustomStringConvertible {
     public var isValid: Bool { start != 0 && start <= end }
     public func contains(_ handle: UInt16) -> Bool { handle >= start && handle <= end }
     public func overlaps(_ other: ATTHandleRange) -> Bool { start <= other.end && other.start <= end }
-    public var description: String { "0x\(String(start, radix: 16))-0x\(String(end, radix: 16))" }
+    public var description: String { NumberText.format("0x%x-0x%x", Int64(start), Int64(end)) }
 }

@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A Bluetooth UUID: 16-bit SIG-assigned values and full 128-bit UUIDs in one
 /// value type (no heap storage, so comparing and matching never allocates).
 ///
@@ -123,16 +125,10 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        if let short = uuid16 {
-            let s = String(short, radix: 16, uppercase: true)
-            return String(repeating: "0", count: 4 - s.count) + s
-        }
-        func hex(_ v: UInt64, _ digits: Int) -> String {
-            let s = String(v, radix: 16, uppercase: true)
-            return String(repeating: "0", count: max(0, digits - s.count)) + s
-        }
-        return "\(hex(hi >> 32, 8))-\(hex((hi >> 16) & 0xFFFF, 4))-\(hex(hi & 0xFFFF, 4))-"
-            + "\(hex(lo >> 48, 4))-\(hex(lo & 0xFFFF_FFFF_FFFF, 12))"
+        if let short = uuid16 { return NumberText.format("%04X", Int64(short)) }
+        return NumberText.format(
+            "%08X-%04X-%04X-%04X-%012X", Int64(hi >> 32), Int64((hi >> 16) & 0xFFFF), Int64(hi & 0xFFFF), Int64(lo >> 48),
+            Int64(lo & 0xFFFF_FFFF_FFFF))
     }
 }
 

@@ -3,6 +3,7 @@ import Notifications
 import Display
 import HAL
 import Haptics
+import TextFormat
 
 /// One problem with a board file: `file:line: field: message`.
 public struct BoardProblem: Equatable, Sendable, CustomStringConvertible {
@@ -293,7 +294,7 @@ extension BoardValidator {
             while trimmed.first == " " || trimmed.first == "\t" { trimmed.removeFirst() }
             while trimmed.last == " " || trimmed.last == "\t" { trimmed.removeLast() }
             let hm = trimmed.split(separator: ":")
-            guard hm.count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0...23).contains(h), (0...59).contains(m) else { return nil }
+            guard hm.count == 2, let h = IntegerText.int(hm[0]), let m = IntegerText.int(hm[1]), (0...23).contains(h), (0...59).contains(m) else { return nil }
             return h * 60 + m
         }
         guard let a = minutes(parts[0]), let b = minutes(parts[1]), a != b else { return nil }

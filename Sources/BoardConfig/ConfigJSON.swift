@@ -1,6 +1,7 @@
 /// A JSON value from a board file, with the line it starts on so every error
 /// can say `file:line`. Board files are JSON plus `//` line comments, so the
 /// shipped files can explain their wiring.
+import TextFormat
 public indirect enum ConfigJSON: Sendable {
     case object([(key: String, value: ConfigJSON, line: Int)], line: Int)
     case array([ConfigJSON], line: Int)
@@ -197,8 +198,8 @@ public struct ConfigJSONParser {
                 case UInt8(ascii: "f"): out.append(12)
                 case UInt8(ascii: "u"):
                     guard index + 4 <= bytes.count,
-                        let v = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
-                        let scalar = Unicode.Scalar(v)
+                        let v = IntegerText.integer(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16, in: 0...0xFFFF),
+                        let scalar = Unicode.Scalar(UInt32(v))
                     else { throw error("bad \\u escape") }
                     index += 4
                     out.append(contentsOf: Array(String(Character(scalar)).utf8))

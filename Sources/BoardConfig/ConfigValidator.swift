@@ -77,7 +77,7 @@ package struct BoardValidator {
             if x.rounded() == x, abs(x) < 1e9 { n = Int(x) } else { problem(v.line, path, "\(text) is not a whole number; allowed: \(allowed)"); return d }
         case .string(let s, _) where hexAllowed:
             let lower = s.asciiLowercased()
-            if lower.hasPrefix("0x"), let h = Int(lower.dropFirst(2), radix: 16) { n = h } else if let dec = Int(s) { n = dec } else {
+            if lower.hasPrefix("0x"), let h = IntegerText.int(lower.dropFirst(2), radix: 16) { n = h } else if let dec = IntegerText.int(s) { n = dec } else {
                 problem(v.line, path, "\(BoardText.quoted(s)) is not a number; allowed: \(allowed) (decimal, or hex as \"0x3C\")"); return d
             }
         default:

@@ -82,7 +82,7 @@ struct ArgumentScanner {
             return
         case .integer(let range):
             let bounded = range.map { $0 != Int.min...Int.max } ?? false
-            if let n = Int(value), range?.contains(n) ?? true { return }
+            if let n = IntegerText.int(value), range?.contains(n) ?? true { return }
             let within = bounded ? " from \(range!.lowerBound) to \(range!.upperBound)" : ""
             throw error("'\(p.display)' takes a whole number\(within), not \(UsageError.quoted(value))")
         case .number:

@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A command's parsed command line: every value already checked against its
 /// parameter's `ValueKind`, defaults filled in, required options present.
 /// Reading a name the command does not declare (or as the wrong kind) is a
@@ -43,7 +45,7 @@ public struct ParsedArguments: Sendable, Equatable {
     /// An `.integer` option's value.
     public func integer(_ name: String) -> Int? {
         guard case .integer = declared(name, .option).value else { preconditionFailure("--\(name) is not an integer option") }
-        return value(name).flatMap { Int($0) }
+        return value(name).flatMap { IntegerText.int($0) }
     }
 
     /// A `.number` option's value.

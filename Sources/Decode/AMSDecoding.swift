@@ -1,4 +1,5 @@
 import AMS
+import TextFormat
 
 /// Decodes Apple Media Service bytes (the values of its three
 /// characteristics) into records, through the same codecs the watch uses
@@ -262,7 +263,7 @@ public enum AMSDecoding {
             let clock = AMSNames.clock(milliseconds: ms, fraction: false)
             return Meaning(text: clock, fields: [DecodeField("duration", .string(clock)), DecodeField("duration_ms", .int(ms))])
         case (.queue, QueueAttributeID.shuffleMode.rawValue), (.queue, QueueAttributeID.repeatMode.rawValue):
-            guard let n = Int(String(decoding: value, as: UTF8.self)), let mode = AMSNames.mode(n) else { return Meaning() }
+            guard let n = IntegerText.int(String(decoding: value, as: UTF8.self)), let mode = AMSNames.mode(n) else { return Meaning() }
             return Meaning(text: mode, fields: [DecodeField("mode", .string(mode))])
         default:
             return Meaning()

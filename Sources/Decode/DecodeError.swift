@@ -24,9 +24,9 @@ public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch location {
-        case .byte(let o): "byte \(o): \(message)"
-        case .capture(let format, let record?, let o): "\(format) record \(record) at file offset \(o): \(message)"
-        case .capture(_, nil, let o): "capture file offset \(o): \(message)"
+        case .byte(let o): NumberText.format("byte %d: ", Int64(o)) + message
+        case .capture(let format, let record?, let o): format + NumberText.format(" record %d at file offset %d: ", Int64(record), Int64(o)) + message
+        case .capture(_, nil, let o): NumberText.format("capture file offset %d: ", Int64(o)) + message
         }
     }
 

@@ -1,3 +1,5 @@
+import TextFormat
+
 // A bounded JSON reader for what a phone writes over the UART: one value
 // per line. Values are recorded in a token table and strings decoded to
 // UTF-8 into a text buffer, both allocated once; the depth, value count and
@@ -33,18 +35,13 @@ public enum JSONError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unexpectedEnd: "the line ends inside a value"
-        case .unexpectedByte(let b, let at): "unexpected byte 0x\(hex(b)) at \(at)"
-        case .tooManyValues(let limit): "more than \(limit) values"
-        case .tooDeep(let limit): "nested deeper than \(limit)"
-        case .badEscape(let at): "bad escape at \(at)"
-        case .trailingBytes(let at): "bytes after the value at \(at)"
-        case .tooLong(let limit): "longer than \(limit) bytes"
+        case .unexpectedByte(let b, let at): NumberText.format("unexpected byte 0x%02X at %d", Int64(b), Int64(at))
+        case .tooManyValues(let limit): NumberText.format("more than %d values", Int64(limit))
+        case .tooDeep(let limit): NumberText.format("nested deeper than %d", Int64(limit))
+        case .badEscape(let at): NumberText.format("bad escape at %d", Int64(at))
+        case .trailingBytes(let at): NumberText.format("bytes after the value at %d", Int64(at))
+        case .tooLong(let limit): NumberText.format("longer than %d bytes", Int64(limit))
         }
-    }
-
-    private func hex(_ b: UInt8) -> String {
-        let digits: StaticString = "0123456789ABCDEF"
-        return String(decoding: [digits.utf8Start[Int(b >> 4)], digits.utf8Start[Int(b & 15)]], as: UTF8.self)
     }
 }
 

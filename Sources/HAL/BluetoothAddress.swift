@@ -1,6 +1,7 @@
 /// A 48-bit Bluetooth device address. `bytes` are in wire order
 /// (little-endian, least significant byte first, as in `bdaddr_t`);
 /// `description` prints the usual most-significant-first "AA:BB:CC:DD:EE:FF".
+import TextFormat
 public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     public var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
 
@@ -19,8 +20,8 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
         guard parts.count == 6 else { return nil }
         var wire = [UInt8](repeating: 0, count: 6)
         for (i, p) in parts.enumerated() {
-            guard p.count == 2, let v = UInt8(p, radix: 16) else { return nil }
-            wire[5 - i] = v
+            guard p.utf8.count == 2, let v = IntegerText.integer(p, radix: 16, in: 0...0xFF) else { return nil }
+            wire[5 - i] = UInt8(v)
         }
         self.init(wire: wire)
     }
@@ -34,10 +35,8 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     /// Embedded daemon (13.5 KB of Peripheral alone).
     @inline(never)
     public var description: String {
-        wireBytes.reversed().map { b in
-            let s = String(b, radix: 16, uppercase: true)
-            return s.count == 1 ? "0" + s : s
-        }.joined(separator: ":")
+        NumberText.format(
+            "%02X:%02X:%02X:%02X:%02X:%02X", Int64(bytes.5), Int64(bytes.4), Int64(bytes.3), Int64(bytes.2), Int64(bytes.1), Int64(bytes.0))
     }
 
     public static func == (a: Self, b: Self) -> Bool { a.wireBytes == b.wireBytes }

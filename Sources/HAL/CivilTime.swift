@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A date and time of day in the proleptic Gregorian calendar, with no time
 /// zone: what a clock on the wall says. The phone's Current Time, its
 /// notification dates, the system's local time and a capture's UTC
@@ -89,11 +91,8 @@ public struct CivilTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// `2024-03-14T18:30:05` (ISO 8601 without a zone; years beyond four
     /// digits and before year 0 get more digits and a sign).
     public var description: String {
-        func pad(_ v: Int, _ width: Int) -> String {
-            let s = String(v.magnitude)
-            return (v < 0 ? "-" : "") + (s.count >= width ? s : String(repeating: "0", count: width - s.count) + s)
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        NumberText.format(
+            "%04d-%02d-%02dT%02d:%02d:%02d", Int64(year), Int64(month), Int64(day), Int64(hour), Int64(minute), Int64(second))
     }
 }
 

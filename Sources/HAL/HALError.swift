@@ -21,8 +21,8 @@ public struct HALError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var s = "\(operation): \(reason)"
-        if let hint { s += "; \(hint)" }
+        var s = operation + ": " + reason
+        if let hint { s += "; " + hint }
         return s
     }
 }

@@ -49,7 +49,7 @@ public enum HarnessCommand: Equatable, Sendable {
             if let e = noMoreThan(2) { return .failure(e) }
             var ms: Int?
             if args.count == 2 {
-                guard let v = Int(args[1].hasSuffix("ms") ? String(args[1].dropLast(2)) : args[1]), v > 0, v <= 60_000 else {
+                guard let v = IntegerText.int(args[1].hasSuffix("ms") ? String(args[1].dropLast(2)) : args[1]), v > 0, v <= 60_000 else {
                     return .failure(.init("hold: '\(args[1])' is not a duration in milliseconds (1-60000)"))
                 }
                 ms = v

@@ -2,6 +2,7 @@ import BoardConfig
 import HAL
 import LinuxHAL
 import Peripheral
+import TextFormat
 
 /// The real machine: /dev, libgpiod, the mgmt socket, /proc.
 public final class LiveDoctorSystem: DoctorSystem {
@@ -49,7 +50,7 @@ public final class LiveDoctorSystem: DoctorSystem {
     /// The names in /dev starting with `prefix` followed by a number, in numeric order.
     static func devices(prefix: String) -> [String] {
         let numbered = FileSystem.directoryEntries("/dev").compactMap { name -> (Int, String)? in
-            guard name.hasPrefix(prefix), let n = Int(name.dropFirst(prefix.count)) else { return nil }
+            guard name.hasPrefix(prefix), let n = IntegerText.int(name.dropFirst(prefix.count)) else { return nil }
             return (n, name)
         }
         return numbered.sorted { $0.0 < $1.0 }.map { $0.1 }
@@ -82,7 +83,7 @@ public final class LiveDoctorSystem: DoctorSystem {
     /// The CapEff mask from /proc/PID/status text.
     public static func capEff(in status: String) -> UInt64? {
         for line in status.split(separator: "\n") where line.hasPrefix("CapEff:") {
-            return UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: " \t"), radix: 16)
+            return IntegerText.uint64(line.dropFirst("CapEff:".count).trimmingCharacters(in: " \t"), radix: 16)
         }
         return nil
     }

@@ -1,6 +1,7 @@
 import CI2C
 import CLinux
 import HAL
+import TextFormat
 
 /// The system calls the I2C transport makes, behind a protocol so tests can
 /// script failures (ENOENT, EACCES, ENXIO ...) without a bus.
@@ -103,7 +104,7 @@ public enum I2CErrorHints {
 
     static func busNumber(_ path: String) -> Int? {
         guard let dash = path.lastIndex(of: "-") else { return nil }
-        return Int(path[path.index(after: dash)...])
+        return IntegerText.int(path[path.index(after: dash)...])
     }
 }
 

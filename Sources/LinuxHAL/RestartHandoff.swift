@@ -1,5 +1,6 @@
 import CLinux
 import HAL
+import TextFormat
 
 /// Bytes one image of the daemon hands to the next across a restart in
 /// place (SIGHUP, `execv`): the board and settings files exactly as the old
@@ -54,7 +55,7 @@ public enum RestartHandoff {
         if value == "absent" { return .absent }
         // Only a descriptor that is one of ours (a variable set by hand could
         // name any inherited one): left alone otherwise.
-        guard let fd = Int32(value), fd > 2, isHandoff(fd) else { return .nothing }
+        guard let fd = IntegerText.integer(value, in: 3...Int64(Int32.max)).map({ Int32($0) }), isHandoff(fd) else { return .nothing }
         defer { _ = CLinux.close(fd) }
         guard lseek(fd, 0, SEEK_SET) == 0,
             let status = try? FileBytes.regularFileStatus(fd, variable),

@@ -1,5 +1,6 @@
 import CLinux
 import HAL
+import TextFormat
 
 /// `sd_notify` without libsystemd: datagrams to `$NOTIFY_SOCKET` (a path, or
 /// an abstract socket written "@name"). The daemon sends READY=1 once the
@@ -29,8 +30,8 @@ public final class SystemdNotifier {
     /// The unit's watchdog timeout (`$WATCHDOG_USEC`, from WatchdogSec=),
     /// when the watchdog is on for this process (`$WATCHDOG_PID` unset or ours).
     public static func watchdogTimeout() -> Duration? {
-        guard let usecText = getenv("WATCHDOG_USEC"), let usec = UInt64(String(cString: usecText)), usec > 0 else { return nil }
-        if let pidText = getenv("WATCHDOG_PID"), let pid = Int32(String(cString: pidText)), pid != getpid() { return nil }
+        guard let usecText = getenv("WATCHDOG_USEC"), let usec = IntegerText.uint64(String(cString: usecText)), usec > 0 else { return nil }
+        if let pidText = getenv("WATCHDOG_PID"), let pid = IntegerText.integer(String(cString: pidText), in: Int64(Int32.min)...Int64(Int32.max)).map({ Int32($0) }), pid != getpid() { return nil }
         return .microseconds(Int64(clamping: usec))
     }
 

@@ -1,4 +1,5 @@
 import HAL
+import TextFormat
 
 /// The watch's bonds: the long-term keys and identity resolving keys the
 /// kernel hands out after pairing (New Long Term Key / New IRK), plus the
@@ -257,19 +258,20 @@ public final class BondStore {
                 guard f.count == 2, let v = unhex(f[1], count: 16) else { return bad("bad local-irk") }
                 c.localIRK = v
             case "ltk":
-                guard f.count == 9, let a = BluetoothAddress(f[1]), let t = UInt8(f[2]).flatMap(BluetoothAddressType.init),
-                      let kt = UInt8(f[3]), let central = UInt8(f[4]), central <= 1, let size = UInt8(f[5]),
-                      let ediv = UInt16(f[6]), let rand = UInt64(f[7]), let v = unhex(f[8], count: 16)
+                guard f.count == 9, let a = BluetoothAddress(f[1]), let t = byte(f[2]).flatMap(BluetoothAddressType.init),
+                      let kt = byte(f[3]), let central = byte(f[4]), central <= 1, let size = byte(f[5]),
+                      let ediv = IntegerText.integer(f[6], in: 0...0xFFFF).map({ UInt16($0) }), let rand = IntegerText.uint64(f[7]),
+                      let v = unhex(f[8], count: 16)
                 else { return bad("bad ltk record") }
                 c.longTermKeys.append(LongTermKey(address: a, addressType: t, keyType: kt, central: central == 1,
                                                   encryptionSize: size, ediv: ediv, rand: rand, value: v))
             case "irk":
-                guard f.count == 4, let a = BluetoothAddress(f[1]), let t = UInt8(f[2]).flatMap(BluetoothAddressType.init),
+                guard f.count == 4, let a = BluetoothAddress(f[1]), let t = byte(f[2]).flatMap(BluetoothAddressType.init),
                       let v = unhex(f[3], count: 16)
                 else { return bad("bad irk record") }
                 c.irks.append(IdentityResolvingKey(address: a, addressType: t, value: v))
             case "end":
-                guard f.count == 2, Int(f[1]) == records else { return bad("record count does not match (incomplete file)") }
+                guard f.count == 2, IntegerText.int(f[1]) == records else { return bad("record count does not match (incomplete file)") }
                 ended = true
                 continue
             default:
@@ -286,13 +288,18 @@ public final class BondStore {
         b.map { let s = String($0, radix: 16); return s.count == 1 ? "0" + s : s }.joined()
     }
 
+    /// `UInt8(text, radix:)`.
+    static func byte(_ text: String, radix: Int = 10) -> UInt8? {
+        IntegerText.integer(text, radix: radix, in: 0...0xFF).map { UInt8($0) }
+    }
+
     static func unhex(_ s: String, count: Int) -> [UInt8]? {
         let u = Array(s.utf8)
         guard u.count == 2 * count else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(count)
         for i in stride(from: 0, to: u.count, by: 2) {
-            guard let v = UInt8(String(decoding: u[i..<(i + 2)], as: UTF8.self), radix: 16) else { return nil }
+            guard let v = byte(String(decoding: u[i..<(i + 2)], as: UTF8.self), radix: 16) else { return nil }
             out.append(v)
         }
         return out

@@ -52,7 +52,7 @@ public struct DemoScenario: Equatable, Sendable {
                 let press: ButtonPress
                 switch verb {
                 case "hold":
-                    guard words.count == 3, let ms = Int(words[2]), ms > 0 else { throw fail("hold BUTTON MILLISECONDS, e.g. hold negative 800") }
+                    guard words.count == 3, let ms = IntegerText.int(words[2]), ms > 0 else { throw fail("hold BUTTON MILLISECONDS, e.g. hold negative 800") }
                     press = .hold(.milliseconds(ms))
                 default:
                     guard words.count == 2 else { throw fail("\(verb) takes one button") }

@@ -88,7 +88,7 @@ public enum BoardVariants {
         while let c = t.first, c == " " || c == "\t" || c == "\r" { t = t.dropFirst() }
         while let c = t.last, c == " " || c == "\t" || c == "\r" || c == "\n" { t = t.dropLast() }
         if t.isEmpty { return chosen }
-        guard let n = Int(t) else { return nil }
+        guard let n = IntegerText.int(t) else { return nil }
         return variants.first { $0.buttonCount == n }
     }
 

@@ -31,7 +31,7 @@ public enum HarnessRequest {
         } while reply.hasPrefix("motor ")  // streamed motor events are not replies
         var payload: [UInt8] = []
         let words = reply.split(separator: " ")
-        if words.first == "snapshot", words.count == 3, let count = Int(words[2]) {
+        if words.first == "snapshot", words.count == 3, let count = IntegerText.int(words[2]) {
             let bytes: [UInt8]?
             do throws(HALError) { bytes = try client.readBytes(count) } catch { throw noAnswer }
             guard let bytes else { throw WristCoreFailure("the harness closed the connection in the middle of a snapshot") }

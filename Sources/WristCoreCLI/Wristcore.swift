@@ -139,7 +139,7 @@ struct GlobalOptions {
 /// The width help pages are wrapped to: $COLUMNS, else the terminal's, else 80.
 enum HelpWidth {
     static var columns: Int {
-        if let text = getenv("COLUMNS"), let n = Int(String(cString: text)) { return n }
+        if let text = getenv("COLUMNS"), let n = IntegerText.int(String(cString: text)) { return n }
         var size = winsize()
         if wc_ioctl_ptr(1, wc_tiocgwinsz(), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return 80

@@ -1,5 +1,6 @@
 import ATTCodec
 import HAL
+import TextFormat
 
 /// Why a bearer stopped.
 public enum ATTBearerError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -28,11 +29,11 @@ public enum ATTBearerError: Error, Equatable, Sendable, CustomStringConvertible 
         case .transactionTimeout: "ATT transaction timeout (30 s): link closed"
         case .cancelled: "ATT request cancelled"
         case .queueFull: "ATT request queue full"
-        case .encoding(let e): "cannot encode ATT PDU: \(e)"
-        case .malformedResponse(let e): "malformed ATT response: \(e)"
-        case .wrongPDUKind(let op): "ATT opcode 0x\(String(op, radix: 16)) cannot be sent this way"
-        case .io(let e): "ATT link I/O: \(e)"
-        case .protocolViolation(let what): "ATT protocol violation: \(what)"
+        case .encoding(let e): "cannot encode ATT PDU: " + e.description
+        case .malformedResponse(let e): "malformed ATT response: " + e.description
+        case .wrongPDUKind(let op): NumberText.format("ATT opcode 0x%x cannot be sent this way", Int64(op))
+        case .io(let e): "ATT link I/O: " + e.description
+        case .protocolViolation(let what): "ATT protocol violation: " + what
         }
     }
 }

@@ -1,4 +1,5 @@
 import ATTCodec
+import TextFormat
 /// Why a GATT client procedure failed.
 public enum GATTError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The peer answered with an Error Response.
@@ -19,9 +20,9 @@ public enum GATTError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .att(let code, let handle): "\(code) on handle 0x\(String(handle, radix: 16))"
+        case .att(let code, let handle): code.description + NumberText.format(" on handle 0x%x", Int64(handle))
         case .bearer(let e): e.description
-        case .invalidResponse(let why): "invalid GATT response: \(why)"
+        case .invalidResponse(let why): "invalid GATT response: " + why
         }
     }
 }
@@ -50,8 +51,8 @@ public struct GATTCharacteristic: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(uuid) decl 0x\(String(declarationHandle, radix: 16)) value 0x\(String(valueHandle, radix: 16))"
-            + (cccdHandle.map { " cccd 0x\(String($0, radix: 16))" } ?? "")
+        uuid.description + NumberText.format(" decl 0x%x value 0x%x", Int64(declarationHandle), Int64(valueHandle))
+            + (cccdHandle.map { NumberText.format(" cccd 0x%x", Int64($0)) } ?? "")
     }
 }
 

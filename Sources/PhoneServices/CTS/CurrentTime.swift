@@ -1,4 +1,5 @@
 import HAL
+import TextFormat
 
 /// Current Time characteristic value (0x2A2B, Current Time Service 1.1):
 /// Exact Time 256 (Day Date Time + Fractions256) and Adjust Reason, 10 bytes.
@@ -91,8 +92,8 @@ public struct CurrentTime: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        func two(_ v: UInt8) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(year)-\(two(month))-\(two(day)) \(two(hours)):\(two(minutes)):\(two(seconds))"
+        NumberText.format(
+            "%d-%02d-%02d %02d:%02d:%02d", Int64(year), Int64(month), Int64(day), Int64(hours), Int64(minutes), Int64(seconds))
     }
 }
 

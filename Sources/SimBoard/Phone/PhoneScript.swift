@@ -136,12 +136,12 @@ public enum PhoneScript {
     }
 
     private static func number(_ s: String) -> UInt32? {
-        if s.hasPrefix("0x") || s.hasPrefix("0X") { return UInt32(s.dropFirst(2), radix: 16) }
-        return UInt32(s)
+        let hex = s.hasPrefix("0x") || s.hasPrefix("0X")
+        return IntegerText.integer(hex ? s.dropFirst(2) : s[...], radix: hex ? 16 : 10, in: 0...Int64(UInt32.max)).map { UInt32($0) }
     }
 
     private static func duration(_ s: String) -> Duration? {
-        if s.hasSuffix("ms"), let v = Int64(s.dropLast(2)) { return .milliseconds(v) }
+        if s.hasSuffix("ms"), let v = IntegerText.integer(s.dropLast(2), in: .min ... .max) { return .milliseconds(v) }
         if s.hasSuffix("s"), let v = Double(s.dropLast()) { return .milliseconds(Int64(v * 1000)) }
         return nil
     }
@@ -200,7 +200,7 @@ public enum PhoneScript {
             return .unpublishANCS
         case "time":
             guard args.count == 1 else { throw Problem(message: "time needs yyyy-MM-ddTHH:mm:ss") }
-            let digits = args[0].split(whereSeparator: { "-T:".contains($0) }).compactMap { Int($0) }
+            let digits = args[0].split(whereSeparator: { "-T:".contains($0) }).compactMap { IntegerText.int($0) }
             guard digits.count == 6 else { throw Problem(message: "time needs yyyy-MM-ddTHH:mm:ss") }
             // Through seconds, so out-of-range fields carry over (25:00 is the next day).
             let written = CivilTime(
