@@ -215,7 +215,7 @@ extension BoardValidator {
     mutating func buttons(_ v: ConfigJSON) -> [ButtonWiring] {
         guard case .array(let list, _) = v else { problem(v.line, "buttons", "expected an array [ ... ] of buttons, found \(v.kindName)"); return [] }
         var result: [ButtonWiring] = []
-        var seen: [ButtonRole: Int] = [:]
+        var seen = ButtonRoleTable<Int>()
         for (i, b) in list.enumerated() {
             let p = "buttons[\(i)]"
             guard let m = members(b, p, allowed: ["role", "chip", "line", "activeLow", "bias", "position"]) else { continue }
@@ -263,13 +263,13 @@ extension BoardValidator {
     /// (Important double, incoming call ring, the rest none). Silent and
     /// pre-existing ones never vibrate.
     mutating func vibrate(_ v: ConfigJSON) -> VibrationPolicy {
-        var categories: [String: NotificationCategory] = [:]
-        for category in NotificationCategory.defined { categories[category.description] = category }
-        let keys = ["important", "default"] + categories.keys.sorted()
+        let categoryNames = NotificationCategory.defined.map { $0.description }
+        let keys = ["important", "default"] + categoryNames.sorted()
         guard let m = members(v, "motor.vibrate", allowed: keys) else { return .standard }
         let patterns = VibrationPattern.builtIns.map { $0.name } + ["none"]
         var policy = VibrationPolicy.standard
-        for (key, (value, line)) in m.sorted(by: { $0.key < $1.key }) {
+        for key in m.keys.sorted() {  // the keys' sort, not one of (key, value) pairs: one sort of Strings in the daemon
+            let (value, line) = m[key]!
             let path = "motor.vibrate.\(key)"
             guard case .string(let name, _) = value, patterns.contains(name) else {
                 problem(line, path, "\(Self.show(value)) is not a pattern; allowed: \(patterns.joined(separator: ", "))")
@@ -279,7 +279,7 @@ extension BoardValidator {
             switch key {
             case "important": policy.important = pattern
             case "default": policy.defaultPattern = pattern
-            default: policy.setPattern(pattern, for: categories[key]!)
+            default: policy.setPattern(pattern, for: NotificationCategory.defined[categoryNames.firstIndex(of: key)!])
             }
         }
         return policy
@@ -330,7 +330,7 @@ extension BoardValidator {
     }
 
     mutating func checkLinesAreDistinct(buttons: [ButtonWiring], motor: MotorWiring?, m: [String: (ConfigJSON, Int)]) {
-        struct Use: Hashable {
+        struct Use: Equatable {
             var chip: String
             var line: String
         }
@@ -340,15 +340,16 @@ extension BoardValidator {
             case .name(let n): BoardText.quoted(n)
             }
         }
-        var used: [Use: String] = [:]
+        // Seven users at most: a list, not a hash table (its code is the bigger).
+        var used: [(String, Use)] = []
         var users = buttons.map { ("buttons[\($0.role.rawValue)]", Use(chip: $0.chip, line: shown($0.line))) }
         if let motor { users.append(("motor", Use(chip: motor.chip, line: shown(motor.line)))) }
         for (who, use) in users {
-            if let first = used[use] {
+            if let first = used.first(where: { $0.1 == use })?.0 {
                 let line = (who == "motor" ? m["motor"] : m["buttons"])?.0.line ?? 1
                 problem(line, who == "motor" ? "motor.line" : who, "chip \(BoardText.quoted(use.chip)) line \(use.line) is already used by \(first); every button and the motor need their own line")
             } else {
-                used[use] = who
+                used.append((who, use))
             }
         }
     }

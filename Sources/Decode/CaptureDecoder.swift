@@ -1,4 +1,5 @@
 import ATTCodec
+import TextFormat
 /// Where the capture was taken: it decides which HCI direction is the
 /// watch's. `btmon -w` on the watch: sent = watch → phone. A PacketLogger
 /// trace from the iPhone: sent = phone → watch.
@@ -72,8 +73,9 @@ public struct CaptureDecoder {
         /// put in packet order (records with no packet, about the end of the
         /// capture itself, last).
         mutating func finish() {
-            for link in conversations.keys.sorted(by: { ($0.controller, $0.handle) < ($1.controller, $1.handle) }) {
-                records += conversations[link]!.endSession(because: nil)
+            let links = Array(conversations.keys)
+            for i in StableOrder.indices(links.count, by: { (links[$0].controller, links[$0].handle) < (links[$1].controller, links[$1].handle) }) {
+                records += conversations[links[i]]!.endSession(because: nil)
             }
             var sorted = true
             var last = 0
@@ -83,9 +85,9 @@ public struct CaptureDecoder {
                 last = packet
             }
             guard !sorted else { return }
-            records = records.enumerated()
-                .sorted { ($0.element.packet ?? Int.max, $0.offset) < ($1.element.packet ?? Int.max, $1.offset) }
-                .map { $0.element }
+            let unordered = records
+            records = StableOrder.indices(unordered.count) { (unordered[$0].packet ?? Int.max) < (unordered[$1].packet ?? Int.max) }
+                .map { unordered[$0] }
         }
 
         mutating func malformed(_ what: String, _ message: String, _ p: CaptureFile.Packet, direction: DecodedRecord.Direction? = nil) {

@@ -23,8 +23,8 @@ public struct GATTMap: Sendable {
 
     public mutating func addService(_ range: ATTHandleRange, _ uuid: BluetoothUUID) {
         services.removeAll { $0.range.overlaps(range) }
-        services.append((range, uuid))
-        services.sort { $0.range.start < $1.range.start }
+        // Kept in order by inserting in place (no sort of its own in the daemon).
+        services.insert((range, uuid), at: services.firstIndex { $0.range.start > range.start } ?? services.endIndex)
     }
 
     public mutating func addCharacteristic(_ c: Characteristic) {

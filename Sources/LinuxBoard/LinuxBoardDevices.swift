@@ -24,7 +24,7 @@ public final class LinuxBoardDevices: BoardDevices {
     private let logger: Logger
     private let stateDirectory: String
     private let phoneEndpoint: String?
-    private var softwarePresses: [ButtonRole: SimulatedButtonLine] = [:]
+    private var softwarePresses = ButtonRoleTable<SimulatedButtonLine>()
 
     /// - Parameters:
     ///   - stateDirectory: where bonds are kept.

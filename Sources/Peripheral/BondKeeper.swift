@@ -26,8 +26,9 @@ final class BondKeeper {
     /// Keys the kernel gave us that are not on disk yet (the write failed).
     private var unsavedKeys: [LongTermKey] = []
     private var unsavedIRKs: [IdentityResolvingKey] = []
-    /// Phones whose failed save was reported (once each, until saved).
-    private var reportedUnsaved: Set<BluetoothAddress> = []
+    /// Phones whose failed save was reported (once each, until saved). A
+    /// list: a phone or two, and no Set's hash table code in the daemon.
+    private var reportedUnsaved: [BluetoothAddress] = []
     private var retryTimer: TimerID!
     private let retryInterval: Duration
     /// The name the watch advertises, for the "pair again" instructions.
@@ -122,10 +123,11 @@ final class BondKeeper {
     private func notSaved(_ address: BluetoothAddress, _ error: HALError) {
         let failure = BondSaveFailure(address: address, error: error, directory: store.directory)
         if !loop.isArmed(retryTimer) { loop.arm(retryTimer, after: retryInterval) }
-        guard reportedUnsaved.insert(address).inserted else {
+        guard !reportedUnsaved.contains(address) else {
             logger.debug("\(failure)")
             return
         }
+        reportedUnsaved.append(address)
         logger.error("\(failure.logMessage)")
         onSaveFailed?(failure)
     }
@@ -133,7 +135,7 @@ final class BondKeeper {
     private func dropUnsaved(_ address: BluetoothAddress) {
         unsavedKeys.removeAll { $0.address == address }
         unsavedIRKs.removeAll { $0.address == address }
-        reportedUnsaved.remove(address)
+        reportedUnsaved.removeAll { $0 == address }
         if !hasUnsaved { loop.disarm(retryTimer) }
     }
 
@@ -156,7 +158,7 @@ final class BondKeeper {
             loop.arm(retryTimer, after: retryInterval)
         }
         for address in saved where !unsavedKeys.contains(where: { $0.address == address }) && !unsavedIRKs.contains(where: { $0.address == address }) {
-            reportedUnsaved.remove(address)
+            reportedUnsaved.removeAll { $0 == address }
             logger.notice("bond with \(address) saved after all (\(store.path)): the phone reconnects after a restart")
         }
     }

@@ -170,7 +170,8 @@ public final class BondStore {
     /// `sudo wristcore forget --all` never creates a root-owned directory).
     @discardableResult
     public func removeAll() throws(HALError) -> [BluetoothAddress] {
-        let peers = Set(contents.longTermKeys.map { $0.address }).union(contents.irks.map { $0.address })
+        var peers: [BluetoothAddress] = []  // each once (a list: a Set's hash table code is bigger than this)
+        for a in contents.longTermKeys.map({ $0.address }) + contents.irks.map({ $0.address }) where !peers.contains(a) { peers.append(a) }
         guard !peers.isEmpty else { return [] }
         var c = contents
         c.longTermKeys = []
@@ -179,7 +180,7 @@ public final class BondStore {
         return bondedPeersSorted(peers)
     }
 
-    private func bondedPeersSorted(_ s: Set<BluetoothAddress>) -> [BluetoothAddress] {
+    private func bondedPeersSorted(_ s: [BluetoothAddress]) -> [BluetoothAddress] {
         s.sorted { $0.description < $1.description }
     }
 

@@ -30,7 +30,7 @@ public final class SimulatedBoardDevices: BoardDevices {
     /// The motor, once opened (tests inject failures).
     public private(set) var motorLine: SimulatedMotorLine?
     /// The buttons opened, by role.
-    public private(set) var buttonLines: [ButtonRole: SimulatedButtonLine] = [:]
+    public private(set) var buttonLines = ButtonRoleTable<SimulatedButtonLine>()
     /// The built-in iPhone, when no phone endpoint is given.
     public private(set) var builtInPhone: SimulatedPhone?
     public private(set) var phoneEndpoint: SimulatedPhoneEndpoint?

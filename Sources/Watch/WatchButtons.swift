@@ -21,10 +21,10 @@ public final class WatchButtons {
     private let logger: Logger
 
     /// - Parameters:
-    ///   - lines: the opened lines by role.
+    ///   - lines: the opened line of a role, if any.
     ///   - handler: called with every recognised gesture.
     public init(
-        roles: [ButtonRole], lines: [ButtonRole: any ButtonLine], timing: ButtonTiming, loop: EventLoop, logger: Logger,
+        roles: [ButtonRole], lines: (ButtonRole) -> (any ButtonLine)?, timing: ButtonTiming, loop: EventLoop, logger: Logger,
         handler: @escaping (ButtonRole, ButtonGesture) -> Void
     ) throws(HALError) {
         self.loop = loop
@@ -34,7 +34,7 @@ public final class WatchButtons {
             let recognizer = ButtonRecognizer(timing: timing, detectsDoublePress: detectsDouble, scheduler: loop) { gesture in
                 handler(role, gesture)
             }
-            buttons.append(Button(role: role, recognizer: recognizer, line: lines[role], source: nil))
+            buttons.append(Button(role: role, recognizer: recognizer, line: lines(role), source: nil))
         }
         for i in buttons.indices {
             guard let line = buttons[i].line else { continue }

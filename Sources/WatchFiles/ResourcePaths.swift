@@ -164,7 +164,7 @@ public enum ResourcePaths {
                 if seen.insert(name).inserted { found.append((name, dir + "/" + file)) }
             }
         }
-        return found.sorted { $0.name < $1.name }
+        return StableOrder.indices(found.count) { found[$0].name < found[$1].name }.map { found[$0] }
     }
 
     /// The error for a board argument that names no file and no shipped board.

@@ -293,7 +293,7 @@ public final class WatchDaemon {
     }
 
     private func makeButtons(loop: EpollLoop, watch: WatchController, devices: any BoardDevices) throws(WristCoreFailure) -> WatchButtons {
-        var lines: [ButtonRole: any ButtonLine] = [:]
+        var lines = ButtonRoleTable<any ButtonLine>()
         for b in board.buttons {
             do throws(HALError) {
                 lines[b.role] = try devices.openButton(b, debounce: board.input.debounce)
@@ -304,7 +304,7 @@ public final class WatchDaemon {
         }
         let timing = ButtonTiming(debounce: board.input.debounce, longPress: board.input.longPress, doublePress: board.input.doublePress)
         do throws(HALError) {
-            return try WatchButtons(roles: board.buttons.map { $0.role }, lines: lines, timing: timing, loop: loop, logger: logger) {
+            return try WatchButtons(roles: board.buttons.map { $0.role }, lines: { lines[$0] }, timing: timing, loop: loop, logger: logger) {
                 [unowned(unsafe) watch] role, gesture in watch.button(role, gesture)
             }
         } catch { throw WristCoreFailure("cannot start: \(error)") }

@@ -50,7 +50,7 @@ struct SimulatedButtonLineTests {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let buttons = try WatchButtons(
-            roles: [.positive, .negative, .up, .down], lines: lines, timing: ButtonTiming(debounce: .milliseconds(20)),
+            roles: [.positive, .negative, .up, .down], lines: { lines[$0] }, timing: ButtonTiming(debounce: .milliseconds(20)),
             loop: loop, logger: logger
         ) { role, gesture in gestures.append("\(role.rawValue) \(gesture)") }
         #expect(loop.sourceCount == 0, "pushed lines need no descriptor")

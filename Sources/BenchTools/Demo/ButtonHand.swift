@@ -15,7 +15,7 @@ final class ButtonHand {
     private let setButton: (ButtonRole, Bool) -> Bool
     private let loop: any TimerScheduling
     /// When each button is free again.
-    private var freeAt: [ButtonRole: MonotonicInstant] = [:]
+    private var freeAt = ButtonRoleTable<MonotonicInstant>()
 
     /// A key held down repeats about 30 times a second: gestures beyond this
     /// much work queued on one button are dropped.

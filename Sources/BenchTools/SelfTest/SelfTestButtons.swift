@@ -17,7 +17,7 @@ final class SelfTestButtons {
 
     private(set) var buttons: [Button] = []
     /// Lines that could not be opened, by role.
-    private(set) var openFailures: [ButtonRole: HALError] = [:]
+    private(set) var openFailures = ButtonRoleTable<HALError>()
     private let loop: any EventLoop
 
     /// - Parameter pressed: called with the role of every settled press.
