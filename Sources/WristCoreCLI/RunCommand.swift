@@ -149,6 +149,7 @@ struct DemoCommand: WristcoreCommand {
               wristcore demo --speed 2 --board Boards/rpi-zero2w.json
               wristcore demo --frames 200 --png out/
               wristcore demo --scenario Scenarios/default.scenario
+              wristcore demo --scenario android     (an Android phone: Gadgetbridge)
 
             Scenario files: docs/demo.md.
             """,

@@ -108,6 +108,8 @@ public final class DemoRunner {
     var keysAtFrame: [Int: [UInt8]] = [:]
     /// Called with each headless frame and the watch (tests).
     var watchHandler: ((Int, WatchController) -> Void)?
+    /// Called once a headless run's daemon has started (tests look at its simulated phone).
+    var daemonHandler: ((WatchDaemon) -> Void)?
     /// The footer's text about the last press, as the interactive demo shows it (tests).
     private(set) var lastPressText: String?
 
@@ -117,6 +119,7 @@ public final class DemoRunner {
         let daemon = makeDaemon(pinnedClock: true)
         try daemon.start(on: loop)
         defer { daemon.stop() }
+        daemonHandler?(daemon)
         let hand = ButtonHand(timing: board.input, loop: loop) { role, active in daemon.setButton(role, active: active) }
         scheduleScenarioPresses(hand, loop: loop) { [unowned(unsafe) self] text in self.lastPressText = text }
         if let dir = options.pngDirectory { try makeDirectory(dir) }

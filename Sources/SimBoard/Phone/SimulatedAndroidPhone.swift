@@ -36,19 +36,18 @@ public final class SimulatedAndroidPhone {
 
     public let bearer: ATTBearer
     let server: GATTServer
+    /// The watch's own GATT client, reused: its discovery, routing and CCCD write.
+    let client: GATTClient
     /// What the phone did and read, newest last.
     public private(set) var log: [String] = []
     /// The watch's lines on TX, without `\r\n`, newest last.
     public private(set) var replies: [String] = []
     /// Called after every log entry.
     public var logHandler: ((String) -> Void)?
-    /// Called when the script has run to its end.
-    public var scriptFinished: (() -> Void)?
 
     private let loop: EventLoop
     private let assembler = LineAssembler(capacity: SimulatedAndroidPhone.replyLineCapacity)
     private var rxHandle: UInt16 = 0
-    private var txHandle: UInt16 = 0
     /// Gadgetbridge's `mtuSize`: 20, grown to the longest notification seen.
     private var chunkSize = SimulatedAndroidPhone.firstChunkSize
     /// The clock line went out: lines can follow.
@@ -72,46 +71,40 @@ public final class SimulatedAndroidPhone {
         bearer = ATTBearer(channel: channel, loop: loop, configuration: configuration)
         server = GATTServer(security: nil)
         server.attach(to: bearer)
+        client = GATTClient(bearer: bearer, watching: [GadgetbridgeSession.uartService])
         line.reserveCapacity(GadgetbridgeSession.Limits().lineCapacity)
-        bearer.notificationHandler = { [unowned(unsafe) self] handle, value in
-            if handle == self.txHandle, handle != 0 { self.notified(value) }
-        }
-        bearer.closeHandler = { [unowned(unsafe) self] reason in self.record("link closed: \(reason)") }
+        bearer.closeHandler = { [unowned(unsafe) self] _ in self.record("link closed") }
     }
 
     /// Connects as Gadgetbridge does: discovery, TX notifications, MTU, the clock line.
+    /// (`GATTClient.start` would exchange the MTU first: its discovery is run alone.)
     public func start() throws(HALError) {
         try bearer.start()
         record("connected")
-        GATTDiscovery(bearer: bearer, range: .all, uuids: [GadgetbridgeSession.uartService]) {
-            [lifetime, unowned(unsafe) self] result in
+        GATTDiscovery(bearer: bearer, range: .all, uuids: client.watchedServices) { [lifetime, unowned(unsafe) self] result in
             if !lifetime.isOver { self.discovered(result) }
         }.start()
     }
 
     private func discovered(_ result: Result<[GATTService], GATTError>) {
         guard case .success(let services) = result, let uart = services.first,
-            let rx = uart.characteristic(GadgetbridgeSession.uartRX), let tx = uart.characteristic(GadgetbridgeSession.uartTX),
-            let cccd = tx.cccdHandle
+            let rx = uart.characteristic(GadgetbridgeSession.uartRX), let tx = uart.characteristic(GadgetbridgeSession.uartTX)
         else { return record("no Nordic UART on the watch") }
         rxHandle = rx.valueHandle
-        txHandle = tx.valueHandle
-        record("found the Nordic UART: RX \(rxHandle), TX \(txHandle)")
-        let request = [UInt8(1), 0].withUnsafeBytes { on in
-            try? bearer.send(request: ATTWriteRequest(handle: cccd, value: on)) { [lifetime, unowned(unsafe) self] outcome in
-                guard !lifetime.isOver else { return }
-                guard case .response = outcome else { return self.record("TX notifications refused") }
-                self.record("TX notifications on")
-                _ = try? self.bearer.exchangeMTU { [lifetime, unowned(unsafe) self] _ in
-                    if !lifetime.isOver { self.connected() }
-                }
+        record("found the Nordic UART")
+        client.subscribe(tx, handler: { [unowned(unsafe) self] value in self.notified(value) }) {
+            [lifetime, unowned(unsafe) self] error in
+            guard !lifetime.isOver else { return }
+            guard error == nil else { return self.record("TX notifications refused") }
+            self.record("TX notifications on")
+            _ = try? self.bearer.exchangeMTU { [lifetime, unowned(unsafe) self] _ in
+                if !lifetime.isOver { self.connected() }
             }
         }
-        if request == nil { record("TX notifications: the link refused the write") }
     }
 
     private func connected() {
-        record("mtu \(bearer.mtu)")
+        record("mtu " + String(bearer.mtu))
         ready = true
         sendClock()
         // Gadgetbridge asks whether the watch wants the phone's GPS, on every connection.
@@ -148,7 +141,6 @@ public final class SimulatedAndroidPhone {
                 sendClock()
             }
         }
-        scriptFinished?()
     }
 
     /// Takes a clock step (false: `event` is not one).
@@ -170,14 +162,17 @@ public final class SimulatedAndroidPhone {
     /// Gadgetbridge's `transmitTime`: UTC seconds, then the zone in hours as Java prints a float.
     private func sendClock() {
         let utc = clockLocal + loop.now.duration(since: clockSetAt).components.seconds - Int64(zoneSeconds)
-        let quarters = Int(zoneSeconds) / 900
-        let hours = (quarters < 0 ? "-" : "") + String(abs(quarters) / 4) + [".0", ".25", ".5", ".75"][abs(quarters) % 4]
-        let clock = "setTime(\(utc));E.setTimeZone(\(hours));"
+        let quarters = abs(Int(zoneSeconds)) / 900
+        let fraction = quarters % 4 == 0 ? ".0" : quarters % 4 == 1 ? ".25" : quarters % 4 == 2 ? ".5" : ".75"
+        let hours = (zoneSeconds < 0 ? "-" : "") + String(quarters / 4) + fraction
+        let clock = "setTime(" + String(utc) + ");E.setTimeZone(" + hours + ");"
         record("phone → " + clock)
         line.removeAll(keepingCapacity: true)
         line.append(0x10)
         line += clock.utf8
-        line += "(s=>s&&(s.timezone=\(hours),require('Storage').write('setting.json',s)))(require('Storage').readJSON('setting.json',1))\n".utf8
+        line += "(s=>s&&(s.timezone=".utf8
+        line += hours.utf8
+        line += ",require('Storage').write('setting.json',s)))(require('Storage').readJSON('setting.json',1))\n".utf8
         writeLine()
     }
 
@@ -187,26 +182,31 @@ public final class SimulatedAndroidPhone {
         line.removeAll(keepingCapacity: true)
         line.append(0x10)
         line += "GB(".utf8
-        for unit in json.utf16 {
+        Self.appendLatin1(json, to: &line)
+        line += ")\n".utf8
+        writeLine()
+    }
+
+    /// `text` as Gadgetbridge puts a string on the UART: ISO-8859-1, with
+    /// `\uNNNN` per UTF-16 unit past it and `\xNN` for the bytes that would
+    /// start a UTF-8 sequence (gb-protocol.md 2.4; its `atob` form is not used).
+    static func appendLatin1(_ text: String, to line: inout [UInt8]) {
+        for unit in text.utf16 {
             if unit > 0xFF {
-                // Past Latin-1: a \u escape per UTF-16 unit (emoji are two).
                 line += "\\u".utf8
-                line.append(Self.hexDigit(unit >> 12))
-                line.append(Self.hexDigit(unit >> 8))
-                line.append(Self.hexDigit(unit >> 4))
-                line.append(Self.hexDigit(unit))
-            } else if unit == 0x7F || unit == 0xAD || (0xC2...0xF4).contains(unit) {
-                // The bytes that start UTF-8 sequences (and DEL, soft hyphen): \xNN.
+                line.append(hexDigit(unit >> 12))
+                line.append(hexDigit(unit >> 8))
+                line.append(hexDigit(unit >> 4))
+                line.append(hexDigit(unit))
+            } else if unit == 0x7F || unit == 0xAD || (unit >= 0xC2 && unit <= 0xF4) {
                 line += "\\x".utf8
-                line.append(Self.hexDigit(unit >> 4))
-                line.append(Self.hexDigit(unit))
+                line.append(hexDigit(unit >> 4))
+                line.append(hexDigit(unit))
             } else {
                 // ASCII, and the rest of Latin-1 as one raw byte.
                 line.append(UInt8(unit))
             }
         }
-        line += ")\n".utf8
-        writeLine()
     }
 
     private static func hexDigit(_ value: UInt16) -> UInt8 {
@@ -217,21 +217,18 @@ public final class SimulatedAndroidPhone {
     /// Writes `line` on RX in Write Commands of `chunkSize` bytes (cut anywhere, as Gadgetbridge does).
     private func writeLine() {
         guard line.count <= GadgetbridgeSession.Limits().lineCapacity else {
-            return record("a line of \(line.count) bytes is longer than the watch reads: not sent")
+            return record("a line longer than the watch reads: not sent")
         }
         let chunk = max(1, min(chunkSize, bearer.mtu - 3))
-        let failed: Bool = line.withUnsafeBytes { bytes in
-            var at = 0
-            while at < bytes.count {
-                let end = min(at + chunk, bytes.count)
-                do throws(ATTBearerError) {
-                    try bearer.send(unacknowledged: ATTWriteCommand(handle: rxHandle, value: UnsafeRawBufferPointer(rebasing: bytes[at..<end])))
-                } catch { return true }
-                at = end
+        var at = 0
+        while at < line.count {
+            let end = min(at + chunk, line.count)
+            let sent: Bool = line.withUnsafeBytes { bytes in
+                (try? client.writeWithoutResponse(handle: rxHandle, value: UnsafeRawBufferPointer(rebasing: bytes[at..<end]))) != nil
             }
-            return false
+            guard sent else { return record("the link refused a write: the line is cut") }
+            at = end
         }
-        if failed { record("the link refused a write: the line is cut") }
     }
 
     // MARK: - from the watch
@@ -240,7 +237,7 @@ public final class SimulatedAndroidPhone {
         // Gadgetbridge writes in chunks as long as the longest notification it has seen.
         if value.count > chunkSize { chunkSize = min(value.count, bearer.mtu - 3) }
         assembler.append(value, line: { bytes in self.replied(bytes) }, overlong: {
-            self.record("phone ← a line longer than \(Self.replyLineCapacity) bytes: dropped")
+            self.record("phone ← a line too long: dropped")
         })
     }
 
