@@ -79,9 +79,8 @@ public struct DemoScenario: Equatable, Sendable {
                 continue
             }
             if scenario.phone == .android {
-                let event: AndroidPhoneEvent?
-                do { event = try AndroidPhoneScript.parse(line: String(raw)) } catch { throw fail(error.message) }
-                guard let event else { continue }
+                let event: AndroidPhoneEvent
+                do { event = try AndroidPhoneScript.parse(words, line: raw) } catch { throw fail(error.message) }
                 if case .wait(let d) = event { scenario.length += d }
                 scenario.androidEvents.append(event)
                 continue

@@ -16,7 +16,7 @@ struct SimulatedAndroidPhoneTests {
         return line
     }
 
-    @Test("text goes on the UART as Gadgetbridge writes it (gb-protocol.md 2.5's examples)")
+    @Test("text goes on the UART as Gadgetbridge writes it (the examples worked from its jsonToStringInternal)")
     func gadgetbridgeText() {
         #expect(Self.latin1("René") == Array(#"Ren\xe9"#.utf8))
         #expect(Self.latin1("Здравствуй") == Array(#"\u0417\u0434\u0440\u0430\u0432\u0441\u0442\u0432\u0443\u0439"#.utf8))

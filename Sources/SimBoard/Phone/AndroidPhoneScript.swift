@@ -21,26 +21,21 @@ public enum AndroidPhoneEvent: Equatable, Sendable {
 ///     timezone +2                                # hours east of UTC (5.5, -3.5 ...)
 ///     gb {"t":"notify","id":1,"src":"WhatsApp","title":"Anna","body":"Lunch at 1?"}
 ///
-/// A `gb` line's JSON runs to its last `}` (a `#` inside it is text); it
-/// must be an object with a `"t"` and fit Gadgetbridge's line (4,096 bytes).
-/// `time` and `timezone` before the first other step set the clock line
-/// the phone sends on connecting; later ones send it again.
+/// A `gb` line's JSON is the rest of the line (a `#` in it is text, so a
+/// comment goes on a line of its own); it must be an object with a `"t"`
+/// and fit Gadgetbridge's line (4,096 bytes). `time` and `timezone` before
+/// the first other step set the clock line the phone sends on connecting;
+/// later ones send it again.
 public enum AndroidPhoneScript {
     /// The longest `gb` JSON taken (the watch's line buffer).
     public static let maxMessageLength = GadgetbridgeSession.Limits().lineCapacity - 8
 
-    /// Parses one line (nil: a blank or comment line).
-    public static func parse(line: String) throws(PhoneScriptError) -> AndroidPhoneEvent? {
+    /// Parses one step: `words` are its words without the comment (the verb
+    /// first), `line` the whole line (a `gb` line's JSON).
+    public static func parse(_ words: [String], line: Substring) throws(PhoneScriptError) -> AndroidPhoneEvent {
         func fail(_ message: String) -> PhoneScriptError { PhoneScriptError(line: 1, message: message) }
-        let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        if trimmed.hasPrefix("gb ") || trimmed.hasPrefix("gb\t") {
-            return .message(try message(String(trimmed.dropFirst(3))))
-        }
-        let words = (line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
-        guard let verb = words.first else { return nil }
         let args = Array(words.dropFirst())
-        switch verb {
+        switch words[0] {
         case "wait":
             guard args.count == 1, let d = PhoneScript.duration(args[0]) else { throw fail("wait needs a duration like 2s or 500ms") }
             return .wait(d)
@@ -48,37 +43,37 @@ public enum AndroidPhoneScript {
             do { return .time(localSeconds: try PhoneScript.clockSeconds(args)) } catch { throw fail(error.message) }
         case "timezone":
             // Whole quarter hours from -12 to +14, as time zones are.
-            guard args.count == 1, let hours = Double(args[0].hasPrefix("+") ? String(args[0].dropFirst()) : args[0]),
+            guard args.count == 1, let hours = Double(args[0].dropFirst(args[0].hasPrefix("+") ? 1 : 0)),
                 hours >= -12, hours <= 14, (hours * 4).rounded() == hours * 4
             else { throw fail("timezone needs hours east of UTC from -12 to +14 in quarter hours, e.g. +2, 5.5, -3.5") }
             return .timeZone(seconds: Int32(hours * 3600))
         case "gb":
-            throw fail("gb needs a JSON object, e.g. gb {\"t\":\"find\",\"n\":true}")
+            return .message(try message(line))
         default:
-            throw fail("unknown Android step \(verb) (wait, time, timezone, gb, or a button: docs/demo.md)")
+            throw fail("unknown Android step \(words[0]) (wait, time, timezone, gb, or a button: docs/demo.md)")
         }
     }
 
     /// Checks a `gb` line's JSON as the watch will read it: one object with
-    /// a `"t"`, within the watch's limits; a comment may follow its last `}`.
-    private static func message(_ text: String) throws(PhoneScriptError) -> String {
+    /// a `"t"`, within the watch's limits.
+    private static func message(_ line: Substring) throws(PhoneScriptError) -> String {
         func fail(_ message: String) -> PhoneScriptError { PhoneScriptError(line: 1, message: "gb: " + message) }
-        guard let end = text.lastIndex(of: "}") else { throw fail("needs a JSON object {...}") }
-        let rest = text[text.index(after: end)...].drop { $0 == " " || $0 == "\t" || $0 == "\r" }
-        guard rest.isEmpty || rest.hasPrefix("#") else { throw fail("only a # comment may follow the object") }
-        let json = Array(text[...end].utf8)
-        guard json.count <= maxMessageLength else { throw fail("longer than \(maxMessageLength) bytes") }
+        var json = line.drop { $0 != "{" }
+        while let last = json.last, last == " " || last == "\t" || last == "\r" { json = json.dropLast() }
+        guard !json.isEmpty else { throw fail("needs a JSON object, e.g. gb {\"t\":\"find\",\"n\":true}") }
+        let bytes = Array(json.utf8)
+        guard bytes.count <= maxMessageLength else { throw fail("longer than \(maxMessageLength) bytes") }
         let limits = GadgetbridgeSession.Limits()
         let reader = JSONReader(maxValues: limits.maxValues, maxDepth: limits.maxDepth, maxLength: limits.lineCapacity)
-        let problem: String? = json.withUnsafeBytes { bytes in
+        let problem: String? = bytes.withUnsafeBytes { raw in
             do throws(JSONError) {
-                let value = try reader.read(bytes)
-                return value.kind == .object && value["t"]?.string != nil ? nil : "needs an object with a \"t\" string, e.g. {\"t\":\"find\",\"n\":true}"
+                let value = try reader.read(raw)
+                return value.kind == .object && value["t"]?.string != nil ? nil : "needs an object with a \"t\" string"
             } catch {
                 return "not JSON (\(error))"
             }
         }
         if let problem { throw fail(problem) }
-        return String(String(decoding: json, as: UTF8.self).drop { $0 == " " || $0 == "\t" })
+        return String(json)
     }
 }

@@ -7,7 +7,7 @@ import PhoneServices
 
 /// A simulated Android phone running Gadgetbridge, on the other end of a
 /// message link: the GATT client of the watch's Nordic UART, in
-/// Gadgetbridge's connect order (BangleJSDeviceSupport, /work/gb-protocol.md):
+/// Gadgetbridge's connect order (its BangleJSDeviceSupport.java):
 /// it finds the UART by its UUIDs, turns TX notifications on, asks for
 /// ATT_MTU 131, sends the clock line (`setTime(...);E.setTimeZone(...)`) and
 /// `is_gps_active`, then plays a script of `GB(...)` lines
@@ -189,7 +189,7 @@ public final class SimulatedAndroidPhone {
 
     /// `text` as Gadgetbridge puts a string on the UART: ISO-8859-1, with
     /// `\uNNNN` per UTF-16 unit past it and `\xNN` for the bytes that would
-    /// start a UTF-8 sequence (gb-protocol.md 2.4; its `atob` form is not used).
+    /// start a UTF-8 sequence (its jsonToStringInternal; the `atob` form is not used).
     static func appendLatin1(_ text: String, to line: inout [UInt8]) {
         for unit in text.utf16 {
             if unit > 0xFF {

@@ -58,7 +58,7 @@ import Watch
             time 2024-05-01T09:41:00
             timezone -3.5
             wait 1s
-            gb {"t":"notify","id":7,"src":"Slack","title":"#general","body":"Hi } there"}  # a comment
+            gb {"t":"notify","id":7,"src":"Slack","title":"#general","body":"Hi } there"}  
             press negative
             wait 500ms
             gb  {"t":"find","n":true}
@@ -83,8 +83,8 @@ import Watch
             ("phone windows", "x.scenario:1: phone needs iphone or android"),
             ("phone android\ngb {\"id\":1}", "x.scenario:2: gb: needs an object with a \"t\" string"),
             ("phone android\nwait 1s\ngb {\"t\":\"find\",}", "x.scenario:3: gb: not JSON"),
-            ("phone android\ngb {\"t\":\"find\"} trailing", "x.scenario:2: gb: only a # comment may follow the object"),
-            ("phone android\ngb", "x.scenario:2: gb needs a JSON object"),
+            ("phone android\ngb {\"t\":\"find\"} # no comment here", "x.scenario:2: gb: not JSON"),
+            ("phone android\ngb", "x.scenario:2: gb: needs a JSON object"),
             ("phone android\ntimezone 2.1", "x.scenario:2: timezone needs hours east of UTC"),
             ("phone android\ntime 09:41", "x.scenario:2: time needs yyyy-MM-ddTHH:mm:ss"),
             ("phone android\nadd uid=1", "x.scenario:2: unknown Android step add"),
