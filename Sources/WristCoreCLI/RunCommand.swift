@@ -116,7 +116,7 @@ struct RunCommand: WristcoreCommand {
 struct DemoCommand: WristcoreCommand {
     static let description = CommandDescription(
         name: "demo",
-        abstract: "Show WristCore working with no hardware: a simulated iPhone plays a scenario.",
+        abstract: "Show WristCore working with no hardware: a simulated iPhone (or Android phone) plays a scenario.",
         discussion: """
             The watch runs on simulated hardware; a simulated iPhone plays a scenario \
             (messages in several languages, an Important message, an incoming call, a \
