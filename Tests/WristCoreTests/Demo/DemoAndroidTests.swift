@@ -156,7 +156,7 @@ import Watch
         var frames: [Int: MonoImage] = [:]
         let keyMoments = [
             5: "android-clock", 15: "android-notification", 45: "android-email", 115: "android-call",
-            240: "android-now-playing", 300: "android-find",
+            215: "android-clock-weather-calendar", 240: "android-now-playing", 300: "android-find",
         ]
         runner.frameHandler = { index, image in if keyMoments[index] != nil { frames[index] = image } }
         try runner.runHeadless(frames: 301)
