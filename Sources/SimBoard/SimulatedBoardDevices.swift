@@ -9,8 +9,8 @@ import TextFormat
 /// I2C messages, buttons whose edges the harness and the demo push, a motor
 /// line that reports its level, and a phone — a peer on the phone endpoint
 /// (`--phone unix:PATH`), else the built-in simulated iPhone (or, given an
-/// Android script, the simulated Gadgetbridge phone) over an in-process link. No fd is opened here: sockets come from the injected
-/// `LocalSockets`.
+/// Android script, the simulated Gadgetbridge phone) over an in-process
+/// link. No fd is opened here: sockets come from the injected `LocalSockets`.
 public final class SimulatedBoardDevices: BoardDevices {
     public struct Options {
         /// Listen for phone links at this path instead of starting the built-in iPhone.
