@@ -12,6 +12,7 @@ FUZZ_TIME  ?= 600
 
 help:
 	@echo "make demo   - run WristCore on simulated hardware (installs $(APT_PKGS) if missing)"
+	@echo "make demo SCENARIO=android - the same with an Android phone (Gadgetbridge); SCENARIO=NAME|FILE plays any scenario (docs/demo.md)"
 	@echo "make test   - build and run all tests"
 	@echo "make build [ARCH=amd64|arm64|armhf] - the shipped daemon: an Embedded Swift build, in .build-embedded/ARCH/wristcore"
 	@echo "             (cross-built with Debian's gcc; EMBEDDED=0: the full-Swift release build, STATIC=1 fully static)"
@@ -19,7 +20,7 @@ help:
 	@echo "make float-abi-check [ARCH=armhf] - Swift <-> C float/double calls on the target, under qemu-user"
 	@echo "make bench  - run the benchmarks in Benchmarks/ (mallocs per event, time per event)"
 	@echo "make fuzz   - run each libFuzzer target for FUZZ_TIME seconds (default $(FUZZ_TIME))"
-	@echo "make screenshots - regenerate the README's screenshots (docs/screenshots/) from the demo"
+	@echo "make screenshots - regenerate the README's and docs/android.md's screenshots (docs/screenshots/) from the demo's two scenarios"
 	@echo "make deb [ARCH=amd64|arm64|armhf] [VERSION=x.y.z] - the Debian package, in out/ (docs/packaging.md)"
 	@echo "make package-test - build the amd64 package, install it in a Debian 12 root, test it (root)"
 
@@ -71,8 +72,10 @@ float-abi-check:
 	Scripts/build-embedded.sh --arch $(ARCH) --product float-abi-check >/dev/null
 	Scripts/run-target.sh $(ARCH) .build-embedded/$(ARCH)/float-abi-check
 
+# SCENARIO=android (or any name in Scenarios/, or a file): the phone that
+# plays it and what it does; without it, the default iPhone scenario.
 demo: deps
-	$(SWIFT) run wristcore demo
+	$(SWIFT) run wristcore demo$(if $(SCENARIO), --scenario $(SCENARIO))
 
 # The build must print no compiler warning: its output is shown as it comes
 # and kept in .build/test-build.log; a "warning:" in it fails make test (after
@@ -98,14 +101,20 @@ fuzz: deps
 
 # The README's screenshots: frames of the default demo scenario, rendered by
 # the display emulator from the driver's own I2C bytes (the same frames the
-# demo's golden tests check).
+# demo's golden tests check); ANDROID_SHOTS: docs/android.md's, from the
+# Android scenario (DemoAndroidTests checks those).
 SHOTS := 15:demo-important 50:demo-chinese 110:demo-incoming-call 199:demo-list 239:demo-now-playing
+ANDROID_SHOTS := 15:android-notification 115:android-call 300:android-find
 screenshots: deps
-	rm -rf .build/screenshot-frames
+	rm -rf .build/screenshot-frames .build/screenshot-frames-android
 	$(SWIFT) run wristcore demo --frames 300 --png .build/screenshot-frames --log-level warning
+	$(SWIFT) run wristcore demo --scenario android --frames 301 --png .build/screenshot-frames-android --log-level warning
 	@mkdir -p docs/screenshots
 	@for s in $(SHOTS); do n=$${s%%:*}; name=$${s#*:}; \
 		cp .build/screenshot-frames/frame-$$(printf %04d $$n).png docs/screenshots/$$name.png; \
+		echo "docs/screenshots/$$name.png"; done
+	@for s in $(ANDROID_SHOTS); do n=$${s%%:*}; name=$${s#*:}; \
+		cp .build/screenshot-frames-android/frame-$$(printf %04d $$n).png docs/screenshots/$$name.png; \
 		echo "docs/screenshots/$$name.png"; done
 
 clean:

@@ -123,7 +123,7 @@ let package = Package(
         .target(
             name: "SimBoard",
             dependencies: [
-                "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Graphics", "Loop", "HAL", "Log", "TextFormat",
+                "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Gadgetbridge", "Graphics", "Loop", "HAL", "Log", "TextFormat",
             ]),
 
         // The harness: a local socket that reports the running watch (state, screen, events) and drives it.

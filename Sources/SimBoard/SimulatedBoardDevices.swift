@@ -8,18 +8,21 @@ import TextFormat
 /// The simulated board's devices: an emulated panel decoding the driver's
 /// I2C messages, buttons whose edges the harness and the demo push, a motor
 /// line that reports its level, and a phone — a peer on the phone endpoint
-/// (`--phone unix:PATH`), else the built-in simulated iPhone over an
-/// in-process link. No fd is opened here: sockets come from the injected
-/// `LocalSockets`.
+/// (`--phone unix:PATH`), else the built-in simulated iPhone (or, given an
+/// Android script, the simulated Gadgetbridge phone) over an in-process
+/// link. No fd is opened here: sockets come from the injected `LocalSockets`.
 public final class SimulatedBoardDevices: BoardDevices {
     public struct Options {
         /// Listen for phone links at this path instead of starting the built-in iPhone.
         public var phoneEndpointPath: String?
         /// What the built-in iPhone plays (default: `BuiltInScenario.events`).
         public var phoneScript: [PhoneEvent]?
-        public init(phoneEndpointPath: String? = nil, phoneScript: [PhoneEvent]? = nil) {
+        /// Given: the built-in phone is an Android one playing this instead.
+        public var androidScript: [AndroidPhoneEvent]?
+        public init(phoneEndpointPath: String? = nil, phoneScript: [PhoneEvent]? = nil, androidScript: [AndroidPhoneEvent]? = nil) {
             self.phoneEndpointPath = phoneEndpointPath
             self.phoneScript = phoneScript
+            self.androidScript = androidScript
         }
     }
 
@@ -33,6 +36,8 @@ public final class SimulatedBoardDevices: BoardDevices {
     public private(set) var buttonLines = ButtonRoleTable<SimulatedButtonLine>()
     /// The built-in iPhone, when no phone endpoint is given.
     public private(set) var builtInPhone: SimulatedPhone?
+    /// The built-in Android phone, when the options give an Android script.
+    public private(set) var builtInAndroidPhone: SimulatedAndroidPhone?
     public private(set) var phoneEndpoint: SimulatedPhoneEndpoint?
 
     private let loop: any EventLoop
@@ -100,6 +105,18 @@ public final class SimulatedBoardDevices: BoardDevices {
                 return true
             }
             logger.info("phone endpoint listening on unix:\(path) (SOCK_SEQPACKET, one ATT PDU per message)")
+            handlers.ready(nil)
+            return
+        }
+        if let script = options.androidScript {
+            let (watchEnd, phoneEnd) = try sockets.packetPair(names: ("phone link", "simulated Android phone"))
+            let phone = SimulatedAndroidPhone(channel: phoneEnd, loop: loop)
+            // What it sends and reads is the story of an Android demo: info, as the watch's own lines.
+            phone.logHandler = { [logger] line in logger.info("simulated Android phone: \(line)") }
+            builtInAndroidPhone = phone
+            handlers.connected(watchEnd, nil)
+            try phone.start()
+            phone.run(script)
             handlers.ready(nil)
             return
         }

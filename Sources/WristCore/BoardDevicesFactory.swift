@@ -52,7 +52,9 @@ public struct BoardDevicesFactory {
             let phonePath = try WatchDaemon.endpointPath(context.options.phoneEndpoint, flag: "--phone")
             return SimulatedBoardDevices(
                 board: context.board, loop: context.loop, sockets: UnixLocalSockets(), logger: context.logger,
-                options: .init(phoneEndpointPath: phonePath, phoneScript: context.options.phoneScript))
+                options: .init(
+                    phoneEndpointPath: phonePath, phoneScript: context.options.phoneScript,
+                    androidScript: context.options.androidPhoneScript))
         }
     }
 

@@ -39,6 +39,8 @@ public final class WatchDaemon {
         public var harnessEndpoint: String?
         /// What the built-in simulated iPhone plays when no phone endpoint is given.
         public var phoneScript: [PhoneEvent]?
+        /// Given: the built-in phone is a simulated Android one (Gadgetbridge) playing this.
+        public var androidPhoneScript: [AndroidPhoneEvent]?
         /// The system clock is LinuxHAL's local time while it is synchronised,
         /// else unknown (demo and tests pin it).
         public var settings = WatchSettings(systemClock: {

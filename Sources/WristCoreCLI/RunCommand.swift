@@ -116,7 +116,7 @@ struct RunCommand: WristcoreCommand {
 struct DemoCommand: WristcoreCommand {
     static let description = CommandDescription(
         name: "demo",
-        abstract: "Show WristCore working with no hardware: a simulated iPhone plays a scenario.",
+        abstract: "Show WristCore working with no hardware: a simulated iPhone (or Android phone) plays a scenario.",
         discussion: """
             The watch runs on simulated hardware; a simulated iPhone plays a scenario \
             (messages in several languages, an Important message, an incoming call, a \
@@ -149,6 +149,7 @@ struct DemoCommand: WristcoreCommand {
               wristcore demo --speed 2 --board Boards/rpi-zero2w.json
               wristcore demo --frames 200 --png out/
               wristcore demo --scenario Scenarios/default.scenario
+              wristcore demo --scenario android     (an Android phone: Gadgetbridge)
 
             Scenario files: docs/demo.md.
             """,

@@ -12,8 +12,8 @@ import TextFormat
 import Watch
 import WristCore
 
-/// `wristcore demo`: the watch on simulated hardware, a simulated iPhone
-/// playing a scenario, the OLED drawn in the terminal, keys for buttons.
+/// `wristcore demo`: the watch on simulated hardware, a simulated phone (an
+/// iPhone, or Gadgetbridge on Android) playing a scenario, the OLED drawn in the terminal, keys for buttons.
 ///
 /// Two ways to run:
 /// - interactive (a terminal): real time, raw keys, redrawn in place; the
@@ -57,7 +57,9 @@ public final class DemoRunner {
     private func makeDaemon(pinnedClock: Bool = false) -> WatchDaemon {
         var o = WatchDaemon.Options()
         if pinnedClock { o.settings.systemClock = { DemoRunner.demoTime } }
-        o.phoneScript = options.scenario.scaled(by: options.speed).phoneEvents
+        let scenario = options.scenario.scaled(by: options.speed)
+        o.phoneScript = scenario.phoneEvents
+        if scenario.phone == .android { o.androidPhoneScript = scenario.androidEvents }
         // Awake for the whole show; it still dims and sleeps like a watch after a while.
         o.settings.dimAfter = .seconds(45)
         o.settings.offAfter = .seconds(600)
@@ -106,6 +108,8 @@ public final class DemoRunner {
     var keysAtFrame: [Int: [UInt8]] = [:]
     /// Called with each headless frame and the watch (tests).
     var watchHandler: ((Int, WatchController) -> Void)?
+    /// Called once a headless run's daemon has started (tests look at its simulated phone).
+    var daemonHandler: ((WatchDaemon) -> Void)?
     /// The footer's text about the last press, as the interactive demo shows it (tests).
     private(set) var lastPressText: String?
 
@@ -115,6 +119,7 @@ public final class DemoRunner {
         let daemon = makeDaemon(pinnedClock: true)
         try daemon.start(on: loop)
         defer { daemon.stop() }
+        daemonHandler?(daemon)
         let hand = ButtonHand(timing: board.input, loop: loop) { role, active in daemon.setButton(role, active: active) }
         scheduleScenarioPresses(hand, loop: loop) { [unowned(unsafe) self] text in self.lastPressText = text }
         if let dir = options.pngDirectory { try makeDirectory(dir) }

@@ -256,8 +256,9 @@ public final class GATTClient {
 /// One run of "discover these primary services in this range, with their
 /// characteristics and CCCDs" (Core Specification Vol 3, Part G, 4.4.2, 4.6.1, 4.7.1).
 /// Each step checks that the peer makes progress, so a hostile or broken
-/// server cannot make it loop.
-final class GATTDiscovery {
+/// server cannot make it loop. Public for clients that need their own
+/// connect order (the simulated Android phone discovers before its MTU exchange).
+public final class GATTDiscovery {
     private let bearer: ATTBearer
     private let range: ATTHandleRange
     private let uuids: [BluetoothUUID]
@@ -265,14 +266,14 @@ final class GATTDiscovery {
     private var found: [GATTService] = []
     private var retain: GATTDiscovery?
 
-    init(bearer: ATTBearer, range: ATTHandleRange, uuids: [BluetoothUUID], completion: @escaping (Result<[GATTService], GATTError>) -> Void) {
+    public init(bearer: ATTBearer, range: ATTHandleRange, uuids: [BluetoothUUID], completion: @escaping (Result<[GATTService], GATTError>) -> Void) {
         self.bearer = bearer
         self.range = range
         self.uuids = uuids
         self.completion = completion
     }
 
-    func start() {
+    public func start() {
         retain = self  // alive until finished
         findServices(uuidIndex: 0, from: range.start)
     }

@@ -140,7 +140,7 @@ public enum PhoneScript {
         return IntegerText.integer(hex ? s.dropFirst(2) : s[...], radix: hex ? 16 : 10, in: 0...Int64(UInt32.max)).map { UInt32($0) }
     }
 
-    private static func duration(_ s: String) -> Duration? {
+    static func duration(_ s: String) -> Duration? {
         if s.hasSuffix("ms"), let v = IntegerText.integer(s.dropLast(2), in: .min ... .max) { return .milliseconds(v) }
         if s.hasSuffix("s"), let v = Double(s.dropLast()) { return .milliseconds(Int64(v * 1000)) }
         return nil
@@ -159,6 +159,16 @@ public enum PhoneScript {
             }
         }
         return f
+    }
+
+    /// `time`'s argument, yyyy-MM-ddTHH:mm:ss, as seconds since 1970 (the
+    /// phone's local time; the Android script shares it).
+    static func clockSeconds(_ args: [String]) throws(Problem) -> Int64 {
+        let digits = args.count == 1 ? args[0].split(whereSeparator: { "-T:".contains($0) }).compactMap { IntegerText.int($0) } : []
+        guard digits.count == 6 else { throw Problem(message: "time needs yyyy-MM-ddTHH:mm:ss") }
+        // Through seconds, so out-of-range fields carry over (25:00 is the next day).
+        return CivilTime(year: digits[0], month: digits[1], day: digits[2], hour: digits[3], minute: digits[4], second: digits[5])
+            .secondsSinceEpoch
     }
 
     private static func event(_ verb: String, _ args: [String]) throws(Problem) -> PhoneEvent {
@@ -199,13 +209,7 @@ public enum PhoneScript {
         case "unpublish-ancs":
             return .unpublishANCS
         case "time":
-            guard args.count == 1 else { throw Problem(message: "time needs yyyy-MM-ddTHH:mm:ss") }
-            let digits = args[0].split(whereSeparator: { "-T:".contains($0) }).compactMap { IntegerText.int($0) }
-            guard digits.count == 6 else { throw Problem(message: "time needs yyyy-MM-ddTHH:mm:ss") }
-            // Through seconds, so out-of-range fields carry over (25:00 is the next day).
-            let written = CivilTime(
-                year: digits[0], month: digits[1], day: digits[2], hour: digits[3], minute: digits[4], second: digits[5])
-            return .setTime(CurrentTime(CivilTime(secondsSinceEpoch: written.secondsSinceEpoch)))
+            return .setTime(CurrentTime(CivilTime(secondsSinceEpoch: try clockSeconds(args))))
         case "app":
             guard args.count == 2 else { throw Problem(message: "app needs an identifier and a name") }
             return .appName(identifier: args[0], name: args[1])

@@ -85,7 +85,7 @@ import TextFormat
         } catch {
             #expect(error.message.contains("docs/demo.md"))
             // The shipped ones are listed (the tests run in the package, next to Scenarios/).
-            #expect(error.message.contains("available scenarios: default"), "\(error.message)")
+            #expect(error.message.contains("available scenarios: android, default"), "\(error.message)")
         }
     }
 
