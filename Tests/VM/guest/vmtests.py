@@ -1322,11 +1322,15 @@ def main():
             Sim.press("BTN_NEGATIVE")
             line = gb.wait_line(lambda l: l.get("t") == "notify" and l.get("n") == "DISMISS", T_LINK)
             expect(line and line.get("id") == 4242, f"no DISMISS for 4242 at the phone: {gb.lines}\nwatch:\n{watch.tail()}")
+            expect(any(l.get("t") == "force_calendar_sync" for l in gb.lines), f"no force_calendar_sync from the watch: {gb.lines}")
+            gb.weather(288, 291, 282, 72, 20, 3, 802, "scattered clouds", 12.5, 230, "Berlin")
+            weather = wait_until(lambda: gb.poll() or h.state().get("weather"), T_LINK)
+            expect(weather and weather.get("temperature") == 15, f"the weather did not reach the watch: {h.state()}")
             expect(not gb.problems and not gb.malformed, f"lines Gadgetbridge would trip on: {gb.problems} {gb.malformed}")
             diag(f"the watch's lines, as Gadgetbridge read them: {gb.lines}")
         finally:
             gb.close()
-    tap.run("bluetooth: an Android phone (the Gadgetbridge emulator over the real L2CAP link): the UART found, a notification shown, DISMISS back",
+    tap.run("bluetooth: an Android phone (the Gadgetbridge emulator over the real L2CAP link): the UART found, a notification shown, DISMISS back, the weather",
             android_gadgetbridge, r_link)
 
     for p in ("watch", "phone"):
