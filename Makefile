@@ -104,11 +104,11 @@ fuzz: deps
 # demo's golden tests check); ANDROID_SHOTS: docs/android.md's, from the
 # Android scenario (DemoAndroidTests checks those).
 SHOTS := 15:demo-important 50:demo-chinese 110:demo-incoming-call 199:demo-list 239:demo-now-playing
-ANDROID_SHOTS := 15:android-notification 115:android-call 300:android-find
+ANDROID_SHOTS := 15:android-notification 115:android-call 300:android-find 385:android-reply 440:android-weather
 screenshots: deps
 	rm -rf .build/screenshot-frames .build/screenshot-frames-android
 	$(SWIFT) run wristcore demo --frames 300 --png .build/screenshot-frames --log-level warning
-	$(SWIFT) run wristcore demo --scenario android --frames 301 --png .build/screenshot-frames-android --log-level warning
+	$(SWIFT) run wristcore demo --scenario android --frames 441 --png .build/screenshot-frames-android --log-level warning
 	@mkdir -p docs/screenshots
 	@for s in $(SHOTS); do n=$${s%%:*}; name=$${s#*:}; \
 		cp .build/screenshot-frames/frame-$$(printf %04d $$n).png docs/screenshots/$$name.png; \

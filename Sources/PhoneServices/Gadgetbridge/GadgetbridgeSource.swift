@@ -84,6 +84,9 @@ public final class GadgetbridgeSource: NotificationSource {
     func sessionStarted() {
         guard !isInSession else { return }
         isInSession = true
+        // A line arrived: Gadgetbridge is there (it has no liveness checks
+        // of its own, so no '?' beside the Bluetooth glyph for it).
+        health.record(.subscribed, .ok)
         events(.sessionStarted)
     }
 
@@ -91,6 +94,7 @@ public final class GadgetbridgeSource: NotificationSource {
     func sessionEnded() {
         guard isInSession else { return }
         isInSession = false
+        health.record(.none, .unknown)
         events(.sessionEnded)
     }
 

@@ -29,8 +29,8 @@ import Watch
         return logger
     }
 
-    /// Frames long enough for the whole scenario (33 s).
-    static let frames = 340
+    /// Frames long enough for the whole scenario (50.5 s).
+    static let frames = 520
 
     @Test func theShippedAndroidScenarioParses() throws {
         let s = try Self.androidScenario()
@@ -48,8 +48,13 @@ import Watch
         for t in ["notify", "notify-", "call", "weather", "calendar", "musicinfo", "musicstate", "find"] {
             #expect(types.contains("{\"t\":\"\(t)\""), "\(t)")
         }
-        #expect(s.buttonSteps.map(\.role) == [.negative, .positive, .negative, .back, .negative, .positive, .back])
-        #expect(s.length == .seconds(33) && Self.frames >= 330)
+        #expect(s.buttonSteps.map(\.role) == [
+            .negative, .positive, .negative, .back, .negative, .positive, .back,
+            // a reply from a notification's menu; the watch menu's Weather and Agenda
+            .back, .negative, .positive, .positive, .negative,
+            .negative, .positive, .negative, .positive, .positive, .negative, .negative,
+        ])
+        #expect(s.length == .milliseconds(50_500) && Self.frames >= 505)
     }
 
     @Test func androidStepsShareTheTimelineWithButtons() throws {
@@ -143,7 +148,10 @@ import Watch
 
         let p = try #require(phone)
         #expect(p.replies.first?.hasPrefix(#"{"t":"ver","fw":"WristCore "#) == true)
-        for reply in [#"{"t":"notify","id":2,"n":"DISMISS"}"#, #"{"t":"call","n":"ACCEPT"}"#, #"{"t":"call","n":"REJECT"}"#, #"{"t":"music","n":"playpause"}"#] {
+        for reply in [
+            #"{"t":"notify","id":2,"n":"DISMISS"}"#, #"{"t":"call","n":"ACCEPT"}"#, #"{"t":"call","n":"REJECT"}"#,
+            #"{"t":"music","n":"playpause"}"#, #"{"t":"notify","id":3,"n":"REPLY","msg":"OK"}"#,
+        ] {
             #expect(p.replies.contains(reply), "\(reply) in \(p.replies)")
         }
         #expect(p.log.contains("phone ← " + #"{"t":"notify","id":2,"n":"DISMISS"}"#))
@@ -157,9 +165,10 @@ import Watch
         let keyMoments = [
             5: "android-clock", 15: "android-notification", 45: "android-email", 115: "android-call",
             215: "android-clock-weather-calendar", 240: "android-now-playing", 300: "android-find",
+            385: "android-reply-picker", 420: "android-watch-menu", 440: "android-weather", 480: "android-agenda",
         ]
         runner.frameHandler = { index, image in if keyMoments[index] != nil { frames[index] = image } }
-        try runner.runHeadless(frames: 301)
+        try runner.runHeadless(frames: 481)
         #expect(frames.count == keyMoments.count)
         for (index, name) in keyMoments.sorted(by: { $0.key < $1.key }) {
             try Golden.compare(pbm: Array(frames[index]!.pbmPlain().utf8), file: "\(name).pbm")
