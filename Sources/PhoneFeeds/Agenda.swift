@@ -37,21 +37,17 @@ public struct Agenda: Sendable {
     }
 
     /// Removes the event with `id` (nothing if absent).
-    public mutating func remove(id: Int64) {
-        var kept = 0
-        for i in 0..<count where events[i].id != id {
-            events[kept] = events[i]
-            kept += 1
-        }
-        count = kept
-    }
+    public mutating func remove(id: Int64) { keep { $0.id != id } }
 
     public mutating func removeAll() { count = 0 }
 
     /// Removes every event over by `now`.
-    public mutating func removeAll(endedBy now: Int64) {
+    public mutating func removeAll(endedBy now: Int64) { keep { $0.end > now } }
+
+    /// Keeps the events `wanted` says yes to, in order.
+    private mutating func keep(_ wanted: (CalendarEvent) -> Bool) {
         var kept = 0
-        for i in 0..<count where events[i].end > now {
+        for i in 0..<count where wanted(events[i]) {
             events[kept] = events[i]
             kept += 1
         }

@@ -31,6 +31,11 @@ enum DateText {
     static let weekdayNames: StaticString = "MonTueWedThuFriSatSun"
     static let monthNames: StaticString = "JanFebMarAprMayJunJulAugSepOctNovDec"
 
+    /// "09:05"
+    static func appendTime(_ t: CivilTime, to out: TextScratch) {
+        out.append(decimal: t.hour, width: 2).append(":").append(decimal: t.minute, width: 2)
+    }
+
     /// "Thu"
     static func appendWeekday(_ w: Int, to out: TextScratch) {
         let i = min(max(w, 1), 7) - 1

@@ -49,6 +49,6 @@ extension ScreenRenderer {
         }
         if event.allDay { return }
         if days != 0 { scratch.append(" ") }
-        scratch.append(decimal: start.hour, width: 2).append(":").append(decimal: start.minute, width: 2)
+        DateText.appendTime(start, to: scratch)
     }
 }

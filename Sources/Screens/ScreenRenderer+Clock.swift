@@ -56,8 +56,7 @@ extension ScreenRenderer {
             if event.start <= now {
                 scratch.append("Now")
             } else {
-                let t = CivilTime(secondsSinceEpoch: event.start)
-                scratch.append(decimal: t.hour, width: 2).append(":").append(decimal: t.minute, width: 2)
+                DateText.appendTime(CivilTime(secondsSinceEpoch: event.start), to: scratch)
             }
             scratch.append(" ")
             event.title.withUTF8 { _ = scratch.append($0) }

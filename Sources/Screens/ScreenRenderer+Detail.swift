@@ -263,7 +263,7 @@ extension ScreenRenderer {
             out.append(decimal: date.day).append(" ")
             DateText.appendMonth(date.month, to: out)
         } else {
-            out.append(decimal: date.hour, width: 2).append(":").append(decimal: date.minute, width: 2)
+            DateText.appendTime(date, to: out)
         }
     }
 }

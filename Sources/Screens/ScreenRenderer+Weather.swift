@@ -51,9 +51,8 @@ extension ScreenRenderer {
         scratch.clear()
         report.location.withUTF8 { _ = scratch.append($0) }
         guard let at = report.receivedAt else { return }
-        let t = CivilTime(secondsSinceEpoch: at)
         if !report.location.isEmpty { scratch.append(", ") }
-        scratch.append(decimal: t.hour, width: 2).append(":").append(decimal: t.minute, width: 2)
+        DateText.appendTime(CivilTime(secondsSinceEpoch: at), to: scratch)
     }
 
     /// "15°C", "-3°C" (or "15°" without the unit).

@@ -35,23 +35,17 @@ extension WatchModel {
 
     /// A gesture on the menu (docs/buttons.md).
     func doNotDisturbMenuButton(_ role: ButtonRole, _ gesture: ButtonGesture, selected: Int, now: MonotonicInstant) {
-        let count = DoNotDisturbMenu.entryCount
-        switch (role, gesture) {
-        case (.positive, .press), (.select, .press):
+        guard let step = MenuGesture(role, gesture) else { return }
+        switch step {
+        case .choose:
             if let entry = DoNotDisturbMenu.Entry(rawValue: selected) { choose(entry, now: now) }
-            screen = backFromMenu
-        case (.positive, .longPress), (.down, _):
-            screen = .doNotDisturbMenu(selected: (selected + 1) % count)
-        case (.positive, .doublePress), (.up, _):
-            screen = .doNotDisturbMenu(selected: (selected + count - 1) % count)
-        case (.negative, .press), (.negative, .longPress), (.back, _):
-            screen = backFromMenu
-        default:
-            break
+            screen = clockScreen
+        case .next, .previous:
+            screen = .doNotDisturbMenu(selected: step.moved(selected, count: DoNotDisturbMenu.entryCount))
+        case .cancel:
+            screen = clockScreen
         }
     }
-
-    private var backFromMenu: Screen { isPhoneConnected ? .idleClock : .waitingForPhone }
 
     private func choose(_ entry: DoNotDisturbMenu.Entry, now: MonotonicInstant) {
         switch entry {

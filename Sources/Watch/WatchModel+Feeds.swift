@@ -49,23 +49,17 @@ extension WatchModel {
 
     func openWatchMenu() { screen = .watchMenu(selected: 0) }
 
-    private var backToClock: Screen { isPhoneConnected ? .idleClock : .waitingForPhone }
-
     /// A gesture on the watch menu (moves like the Do Not Disturb menu).
     func watchMenuButton(_ role: ButtonRole, _ gesture: ButtonGesture, selected: Int) {
-        let count = WatchMenu.entryCount
-        switch (role, gesture) {
-        case (.positive, .press), (.select, .press):
+        guard let step = MenuGesture(role, gesture) else { return }
+        switch step {
+        case .choose:
             guard let entry = WatchMenu.Entry(rawValue: selected) else { return }
             choose(entry)
-        case (.positive, .longPress), (.down, _):
-            screen = .watchMenu(selected: (selected + 1) % count)
-        case (.positive, .doublePress), (.up, _):
-            screen = .watchMenu(selected: (selected + count - 1) % count)
-        case (.negative, .press), (.negative, .longPress), (.back, _):
-            screen = backToClock
-        default:
-            break
+        case .next, .previous:
+            screen = .watchMenu(selected: step.moved(selected, count: WatchMenu.entryCount))
+        case .cancel:
+            screen = clockScreen
         }
     }
 

@@ -66,7 +66,7 @@ extension WatchModel {
             sendRemoteCommand(.volumeDown)
         case (.negative, _), (.back, _):
             mediaNotice = nil
-            screen = isPhoneConnected ? .idleClock : .waitingForPhone
+            screen = clockScreen
         }
     }
 

@@ -45,10 +45,10 @@ extension WatchModel {
                     unreadNotifications.removeAll()
                     screen = .list(selected: listSelection)
                 } else if case .message = screen {
-                    screen = isPhoneConnected ? .idleClock : .waitingForPhone
+                    screen = clockScreen
                 }
             } else if case .message = screen, role == .negative || role == .back {
-                screen = isPhoneConnected ? .idleClock : .waitingForPhone
+                screen = clockScreen
             }
         case .list(let selected):
             switch (role, gesture) {
@@ -112,7 +112,7 @@ extension WatchModel {
         let count = notifications.notificationCount
         if listSelection >= count { listSelection = max(0, count - 1) }
         if case .list = screen {
-            screen = count > 0 ? .list(selected: listSelection) : (isPhoneConnected ? .idleClock : .waitingForPhone)
+            screen = count > 0 ? .list(selected: listSelection) : clockScreen
         }
     }
 

@@ -25,8 +25,9 @@ extension WatchModel {
             screen = .list(selected: listSelection)
             return
         }
-        switch (role, gesture) {
-        case (.positive, .press), (.select, .press):
+        guard let step = MenuGesture(role, gesture) else { return }
+        switch step {
+        case .choose:
             switch NotificationMenu.entry(selected, for: uid, in: notifications, hasReplies: hasReplies) {
             case .reply: screen = .replyPicker(uid, selected: 0)
             case .muteApp:
@@ -34,32 +35,24 @@ extension WatchModel {
                 screen = .list(selected: listSelection)
             case nil: break
             }
-        case (.positive, .longPress), (.down, _):
-            screen = .notificationMenu(uid, selected: (selected + 1) % count)
-        case (.positive, .doublePress), (.up, _):
-            screen = .notificationMenu(uid, selected: (selected + count - 1) % count)
-        case (.negative, _), (.back, _):
+        case .next, .previous:
+            screen = .notificationMenu(uid, selected: step.moved(selected, count: count))
+        case .cancel:
             screen = .list(selected: listSelection)
-        default:
-            break
         }
     }
 
     func replyPickerButton(_ role: ButtonRole, _ gesture: ButtonGesture, uid: NotificationID, selected: Int) {
-        let count = userSettings.replies.count
-        switch (role, gesture) {
-        case (.positive, .press), (.select, .press):
-            guard selected < count else { return }
+        guard let step = MenuGesture(role, gesture) else { return }
+        switch step {
+        case .choose:
+            guard selected < userSettings.replies.count else { return }
             effects.requestNotification(.reply, on: uid, reply: selected)
             screen = .list(selected: listSelection)
-        case (.positive, .longPress), (.down, _):
-            screen = .replyPicker(uid, selected: (selected + 1) % max(count, 1))
-        case (.positive, .doublePress), (.up, _):
-            screen = .replyPicker(uid, selected: (selected + max(count, 1) - 1) % max(count, 1))
-        case (.negative, _), (.back, _):
+        case .next, .previous:
+            screen = .replyPicker(uid, selected: step.moved(selected, count: userSettings.replies.count))
+        case .cancel:
             screen = .notificationMenu(uid, selected: 0)
-        default:
-            break
         }
     }
 }

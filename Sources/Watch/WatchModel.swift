@@ -219,6 +219,10 @@ public final class WatchModel {
         requestRender()
     }
 
+    /// Where "back to the clock" goes: the clock, or without a phone the
+    /// screen that waits for one.
+    var clockScreen: Screen { isPhoneConnected ? .idleClock : .waitingForPhone }
+
     /// The store was emptied (a new phone, the session ended, the link
     /// went): nothing is unread, and no call in progress is waiting.
     func notificationsCleared() {
@@ -291,7 +295,7 @@ public final class WatchModel {
         case .list, .detail, .incomingCall, .notificationMenu, .replyPicker:
             if !keepList() {
                 listSelection = 0
-                screen = isPhoneConnected ? .idleClock : .waitingForPhone
+                screen = clockScreen
             }
         case .idleClock, .waitingForPhone, .pairing, .message, .doNotDisturbMenu, .nowPlaying, .watchMenu, .weather, .agenda,
              .findingPhone:
