@@ -18,7 +18,7 @@
 //   services     ANCS, AMS, Gadgetbridge (the Android companion's line protocol), PhoneFeeds (weather, calendar)
 //   GATT         GATT (bearer, client, server) on ATTCodec (pure PDU codec)
 //   domain       Notifications
-//   devices      Graphics, Display (SSD13xx driver and its I2C framing), Input, Haptics
+//   devices      Graphics, Display (SSD13xx driver and its I2C framing), Input, Haptics, Power (battery gauges)
 //   loop         Loop (interfaces, timer heap, fd-free manual loop); LinuxLoop (EpollLoop)
 //   HAL          TextFormat (what the user reads), HAL (protocols, value types), Log (the logger),
 //                LinuxHAL (the only fd/device code), C shims
@@ -52,6 +52,7 @@ let package = Package(
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "Input", targets: ["Input"]),
         .library(name: "Haptics", targets: ["Haptics"]),
+        .library(name: "Power", targets: ["Power"]),
         .library(name: "Screens", targets: ["Screens"]),
         .library(name: "Watch", targets: ["Watch"]),
         .library(name: "BoardConfig", targets: ["BoardConfig"]),
@@ -86,6 +87,8 @@ let package = Package(
         .target(name: "Display", dependencies: ["HAL", "Graphics", "TextFormat"]),
         .target(name: "Input", dependencies: ["HAL", "Loop"]),
         .target(name: "Haptics", dependencies: ["HAL", "Loop"]),
+        // The watch's battery: the MAX1704x fuel gauge over I2C registers, and the monitor that reads a gauge now and then.
+        .target(name: "Power", dependencies: ["HAL", "Loop"]),
         .target(name: "Screens", dependencies: ["HAL", "Graphics", "Notifications", "AMS", "PhoneFeeds"]),
 
         // MARK: GATT, services and profiles
@@ -123,7 +126,7 @@ let package = Package(
         .target(
             name: "SimBoard",
             dependencies: [
-                "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Gadgetbridge", "Graphics", "Loop", "HAL", "Log", "TextFormat",
+                "BoardConfig", "PhoneServices", "GATT", "ATTCodec", "ANCS", "Gadgetbridge", "Graphics", "Power", "Loop", "HAL", "Log", "TextFormat",
             ]),
 
         // The harness: a local socket that reports the running watch (state, screen, events) and drives it.
@@ -133,7 +136,7 @@ let package = Package(
         // A real board's devices on Linux (i2c-dev, libgpiod, Bluetooth) and the check that they are ready (doctor).
         .target(
             name: "LinuxBoard",
-            dependencies: ["BoardConfig", "SimBoard", "Peripheral", "Display", "Graphics", "Loop", "LinuxLoop", "HAL", "LinuxHAL", "Log", "TextFormat"]),
+            dependencies: ["BoardConfig", "SimBoard", "Peripheral", "Display", "Graphics", "Power", "Loop", "LinuxLoop", "HAL", "LinuxHAL", "Log", "TextFormat"]),
         // The daemon under systemd: READY=1, STATUS=, WATCHDOG=1 while the phone link is healthy.
         .target(name: "Systemd", dependencies: ["Loop", "HAL", "LinuxHAL"]),
 
@@ -145,7 +148,7 @@ let package = Package(
             name: "WristCore",
             dependencies: [
                 "SimBoard", "LinuxBoard", "Harness", "Watch", "WatchFiles", "BoardConfig", "WearerSettings", "Peripheral", "PhoneServices", "GATT", "ANCS", "Screens",
-                "Display", "Graphics", "Input", "Haptics", "Loop", "LinuxLoop", "HAL", "LinuxHAL", "Systemd", "TextFormat",
+                "Display", "Graphics", "Input", "Haptics", "Power", "Loop", "LinuxLoop", "HAL", "LinuxHAL", "Systemd", "TextFormat",
                 "Log",
             ]),
         // The bench tools: the demo (the composed watch on simulated hardware, in a terminal) and the self-test.
@@ -181,6 +184,7 @@ let package = Package(
             dependencies: ["PhoneServices", "GATT", "ATTCodec", "SimBoard", "ANCS", "Notifications", "AMS", "PhoneFeeds", "Loop", "LinuxLoop", "LinuxHAL", "HAL"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
+        .testTarget(name: "PowerTests", dependencies: ["Power", "SimBoard", "Loop", "LinuxHAL", "HAL"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "Notifications", "AMS", "PhoneFeeds", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "PeripheralTests",

@@ -155,6 +155,7 @@ extension BluetoothUUID {
     public static let appearance = BluetoothUUID(0x2A01)
     public static let serviceChanged = BluetoothUUID(0x2A05)
     public static let currentTime = BluetoothUUID(0x2A2B)
+    public static let batteryLevel = BluetoothUUID(0x2A19)
     public static let localTimeInformation = BluetoothUUID(0x2A0F)
     public static let referenceTimeInformation = BluetoothUUID(0x2A14)
 

@@ -11,6 +11,8 @@ public struct Board: Equatable, Sendable {
     public var display: DisplayWiring
     public var buttons: [ButtonWiring]
     public var motor: MotorWiring?
+    /// The watch's battery, when it has a gauge the watch can read.
+    public var battery: BatteryWiring?
     public var input: InputTiming
     public var bluetooth: BluetoothSettings
     /// Where it was loaded from ("built-in" for `--board sim` without a file).
@@ -113,4 +115,33 @@ public struct BluetoothSettings: Equatable, Sendable {
     /// Gadgetbridge must "Pair". `uartRequiresEncryption`, default false.
     public var uartRequiresEncryption = false
     public static let defaults = BluetoothSettings(hciIndex: 0, name: "WristCore")
+}
+
+/// The watch's battery (`battery` in the board file): where its level is
+/// read, and what the watch does when it runs low.
+public struct BatteryWiring: Equatable, Sendable {
+    public enum Gauge: Equatable, Sendable {
+        /// Linux's power-supply class (`/sys/class/power_supply/NAME`): any
+        /// fuel gauge or UPS HAT with a kernel driver. nil: the first supply
+        /// of type Battery.
+        case powerSupply(name: String?)
+        /// A MAX17048/MAX17049 read directly over i2c-dev.
+        case max17048(bus: Int, address: UInt8)
+        /// A MAX17043/MAX17044 read directly over i2c-dev.
+        case max17043(bus: Int, address: UInt8)
+    }
+
+    /// The names the board file's `battery.gauge` accepts.
+    public static let gaugeNames = ["power-supply", "max17048", "max17043"]
+
+    public var gauge: Gauge
+    /// At or below this (and not charging): a notice and a pulse, once.
+    public var lowPercent = 15
+    /// At or below this (and not charging): the watch powers the board off cleanly.
+    public var criticalPercent = 5
+    /// Power the board off at `criticalPercent` (`systemctl poweroff`);
+    /// false: only say so (a bench supply, a board that cuts power itself).
+    public var powerOffWhenCritical = true
+
+    public init(gauge: Gauge) { self.gauge = gauge }
 }

@@ -32,6 +32,12 @@ public protocol BoardDevices: AnyObject {
     /// Opens the motor's line, inactive.
     func openMotor(_ wiring: MotorWiring) throws(HALError) -> any MotorLine
 
+    /// Opens the watch's battery gauge (the board file's `battery`).
+    func openBattery(_ wiring: BatteryWiring) throws(HALError) -> any BatteryGauge
+    /// Sets the simulated board's battery (the harness, tests); false on a
+    /// real board, whose battery only its charger changes.
+    func setBattery(percent: Int, charging: Bool) -> Bool
+
     /// Starts accepting phone links (advertising on a real board); every
     /// accepted link and what happens to it is reported through `handlers`.
     func startPhoneLink(_ handlers: PhoneLinkHandlers) throws(WristCoreFailure)

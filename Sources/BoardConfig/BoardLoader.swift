@@ -142,7 +142,7 @@ extension BoardValidator {
     }
 
     mutating func board(_ root: ConfigJSON) -> Board? {
-        guard let m = members(root, "", allowed: ["name", "simulated", "display", "buttons", "motor", "input", "bluetooth", "setSystemClock"]) else { return nil }
+        guard let m = members(root, "", allowed: ["name", "simulated", "display", "buttons", "motor", "battery", "input", "bluetooth", "setSystemClock"]) else { return nil }
         let top = root.line
         let name = string(m, "name", "name", required: top)
         let simulated = bool(m, "simulated", "simulated", default: false)
@@ -151,6 +151,7 @@ extension BoardValidator {
         var buttons: [ButtonWiring] = []
         if let (b, _) = m["buttons"] { buttons = self.buttons(b) } else { problem(top, "buttons", "missing (required): at least the positive and negative buttons") }
         let motor = m["motor"].flatMap { self.motor($0.0) }
+        let battery = m["battery"].flatMap { self.battery($0.0) }
         let input = m["input"].map { self.input($0.0) } ?? .defaults
         let bluetooth = m["bluetooth"].map { self.bluetooth($0.0) } ?? .defaults
         let setSystemClock = bool(m, "setSystemClock", "setSystemClock", default: false)
@@ -158,6 +159,7 @@ extension BoardValidator {
         guard let name, let display else { return nil }
         var board = Board(name: name, simulated: simulated, display: display, buttons: buttons, motor: motor, input: input, bluetooth: bluetooth, source: file)
         board.setSystemClock = setSystemClock
+        board.battery = battery
         return board
     }
 
@@ -255,6 +257,55 @@ extension BoardValidator {
         let policy = m["vibrate"].map { vibrate($0.0) } ?? .standard
         guard let chip, let line else { return nil }
         return MotorWiring(chip: chip, line: line, activeLow: activeLow, quietHours: quiet, policy: policy)
+    }
+
+    /// `"battery": { "gauge": "max17048", "bus": 1 }` or `{ "gauge": "power-supply", "name": "BAT0" }`.
+    mutating func battery(_ v: ConfigJSON) -> BatteryWiring? {
+        guard let m = members(v, "battery", allowed: ["gauge", "name", "bus", "address", "lowPercent", "criticalPercent", "powerOffWhenCritical"]) else { return nil }
+        let l = v.line
+        guard let (g, _) = m["gauge"] else {
+            problem(l, "battery.gauge", "missing (required); allowed: \(BatteryWiring.gaugeNames.joined(separator: ", "))")
+            return nil
+        }
+        guard case .string(let kind, _) = g, BatteryWiring.gaugeNames.contains(kind) else {
+            problem(g.line, "battery.gauge", "\(Self.show(g)) is not a gauge; allowed: \(BatteryWiring.gaugeNames.joined(separator: ", "))")
+            return nil
+        }
+        let gauge: BatteryWiring.Gauge?
+        if kind == "power-supply" {
+            for field in ["bus", "address"] where m[field] != nil {
+                problem(m[field]!.0.line, "battery.\(field)", "only for a gauge read over I2C (max17048, max17043); a power supply is named by \"name\"")
+            }
+            let name = string(m, "name", "battery.name", required: nil)
+            if let name, name.isEmpty || name.utf8.contains(UInt8(ascii: "/")) || name.hasPrefix(".") {
+                problem(m["name"]!.0.line, "battery.name", "\(BoardText.quoted(name)) is not a power supply's name; allowed: a folder name in /sys/class/power_supply, e.g. \"BAT0\"")
+                gauge = nil
+            } else {
+                gauge = .powerSupply(name: name)
+            }
+        } else {
+            if m["name"] != nil { problem(m["name"]!.0.line, "battery.name", "only for \"gauge\": \"power-supply\"") }
+            let bus = int(m, "bus", "battery.bus", range: 0...255, required: l, allowedText: "the N of /dev/i2c-N, 0-255")
+            let address = int(m, "address", "battery.address", range: 0x03...0x77, required: nil, default: 0x36, hexAllowed: true,
+                              allowedText: "a 7-bit I2C address 0x03-0x77 (MAX1704x gauges answer at 0x36)")
+            if let bus, let address {
+                gauge = kind == "max17048" ? .max17048(bus: bus, address: UInt8(address)) : .max17043(bus: bus, address: UInt8(address))
+            } else {
+                gauge = nil
+            }
+        }
+        let low = int(m, "lowPercent", "battery.lowPercent", range: 1...50, required: nil, default: 15, allowedText: "1-50 %")
+        let critical = int(m, "criticalPercent", "battery.criticalPercent", range: 0...20, required: nil, default: 5, allowedText: "0-20 %")
+        if let low, let critical, critical >= low {
+            problem(m["criticalPercent"]?.0.line ?? l, "battery.criticalPercent", "\(critical) is not below lowPercent (\(low)); allowed: less than lowPercent")
+        }
+        let powerOff = bool(m, "powerOffWhenCritical", "battery.powerOffWhenCritical", default: true)
+        guard let gauge, let low, let critical, critical < low else { return nil }
+        var wiring = BatteryWiring(gauge: gauge)
+        wiring.lowPercent = low
+        wiring.criticalPercent = critical
+        wiring.powerOffWhenCritical = powerOff
+        return wiring
     }
 
     /// `"vibrate": { "important": "double", "default": "short", "social": "none", ... }`:

@@ -20,6 +20,10 @@ public enum GadgetbridgeReply {
     /// The calendar events the watch holds: `{"t":"force_calendar_sync","ids":[...]}`.
     /// Gadgetbridge forgets the ones missing and sends them again.
     case calendarSync(CalendarIDs)
+    /// The watch's battery, as a Bangle.js reports it: `{"t":"status","bat":82,"chg":0}`,
+    /// with `"volt":3.912` when the gauge measures the cell. Gadgetbridge
+    /// shows it in its device list (`handleBatteryStatus`).
+    case status(percent: Int, charging: Bool, millivolts: Int?)
 
     /// Up to `capacity` event ids (a fixed value: no allocation).
     public struct CalendarIDs: Sendable {
@@ -119,6 +123,19 @@ public enum GadgetbridgeReply {
                 w.put(ids[i])
             }
             w.put("]}")
+        case .status(let percent, let charging, let millivolts):
+            w.put("{\"t\":\"status\",\"bat\":")
+            w.put(Int64(min(max(percent, 0), 100)))
+            w.put(charging ? ",\"chg\":1" : ",\"chg\":0")
+            if let mv = millivolts, mv > 0, mv < 100_000 {
+                w.put(",\"volt\":")
+                w.put(Int64(mv / 1000))
+                w.put(".")
+                let milli = mv % 1000
+                w.put(milli < 100 ? (milli < 10 ? "00" : "0") : "")
+                w.put(Int64(milli))
+            }
+            w.put("}")
         }
         w.put("\r\n")
         return w.count

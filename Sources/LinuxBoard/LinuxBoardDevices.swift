@@ -5,6 +5,7 @@ import LinuxHAL
 import LinuxLoop
 import Log
 import Peripheral
+import Power
 import SimBoard
 import TextFormat
 
@@ -74,6 +75,19 @@ public final class LinuxBoardDevices: BoardDevices {
     /// The Bluetooth link: advertises, pairs (the passkey on screen, confirmed
     /// with the buttons), keeps bonds, and hands each accepted L2CAP ATT link
     /// to the watch.
+    public func openBattery(_ wiring: BatteryWiring) throws(HALError) -> any BatteryGauge {
+        switch wiring.gauge {
+        case .powerSupply(let name):
+            return try PowerSupplyBattery(name: name)
+        case .max17048(let bus, let address):
+            return try MAX1704xGauge(chip: .max17048, registers: I2CRegisterDevice(bus: bus, address: address))
+        case .max17043(let bus, let address):
+            return try MAX1704xGauge(chip: .max17043, registers: I2CRegisterDevice(bus: bus, address: address))
+        }
+    }
+
+    public func setBattery(percent: Int, charging: Bool) -> Bool { false }
+
     public func startPhoneLink(_ handlers: PhoneLinkHandlers) throws(WristCoreFailure) {
         var options = BluetoothPeripheral.Options()
         options.adapterLossTimeout = board.bluetooth.adapterLossTimeout

@@ -120,6 +120,25 @@ public enum FileBytes {
         try writeAll(raw, bytes, path: path)
     }
 
+    /// Creates `path` with `bytes`, owner-only (0600), never through a
+    /// symbolic link and never over an existing file (`O_EXCL|O_NOFOLLOW`):
+    /// a request another program acts on (the power-off request). False
+    /// when the file already exists (the request is already there).
+    @discardableResult
+    public static func createExclusive(_ bytes: [UInt8], at path: String) throws(HALError) -> Bool {
+        var raw: Int32
+        repeat {
+            raw = wc_open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        } while raw < 0 && Errno.current == .interrupted
+        if raw < 0 {
+            if Errno.current == Errno(EEXIST) { return false }
+            throw Errno.current.halError("create \(path)")
+        }
+        defer { _ = CLinux.close(raw) }
+        try writeAll(raw, bytes, path: path)
+        return true
+    }
+
     /// Writes all of `bytes` to an open descriptor (retried on EINTR; a
     /// write that makes no progress is an error, not a spin); `path` names
     /// it in errors.

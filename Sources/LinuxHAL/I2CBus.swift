@@ -17,6 +17,14 @@ public protocol I2CSystemCalls: AnyObject {
     func writeMessage(_ fd: Int32, address: UInt8, _ bytes: UnsafeRawBufferPointer) throws(Errno)
     /// One SMBus "write I2C block data" transaction: command byte + up to 32 bytes (libi2c).
     func smbusWriteBlock(_ fd: Int32, command: UInt8, _ bytes: UnsafeRawBufferPointer) throws(Errno)
+    /// One SMBus "read word data" transaction (libi2c): the word as SMBus
+    /// orders it, first byte on the wire low.
+    func smbusReadWord(_ fd: Int32, command: UInt8) throws(Errno) -> UInt16
+}
+
+extension I2CSystemCalls {
+    /// Fakes that only write (the display's tests) need not read.
+    public func smbusReadWord(_ fd: Int32, command: UInt8) throws(Errno) -> UInt16 { throw Errno(ENOSYS) }
 }
 
 /// The real calls: i2c-dev ioctls and libi2c.
@@ -51,6 +59,10 @@ public final class LinuxI2CSystemCalls: I2CSystemCalls {
         precondition(bytes.count <= 32)
         let p = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         _ = try retryingOnInterrupt { i2c_smbus_write_i2c_block_data(fd, command, UInt8(bytes.count), p) }
+    }
+
+    public func smbusReadWord(_ fd: Int32, command: UInt8) throws(Errno) -> UInt16 {
+        UInt16(truncatingIfNeeded: try retryingOnInterrupt { i2c_smbus_read_word_data(fd, command) })
     }
 }
 

@@ -9,7 +9,7 @@ import PhoneFeeds
 
 /// Everything the watch runs over one Bluetooth link to the phone:
 /// the ATT bearer, the watch's GATT server (GAP, GATT, pairing trigger), the
-/// GATT client watching ANCS, Current Time and AMS, the ANCS Notification
+/// GATT client watching ANCS, Current Time, AMS and the Battery Service, the ANCS Notification
 /// Consumer, the Current Time client and the media session (AMS).
 ///
 /// It routes the GATT client's discoveries to their services: ANCS to
@@ -81,6 +81,8 @@ public final class PhoneSession {
         case calendarSyncRequested
         /// The phone set the watch's alarms (the whole list, Gadgetbridge's `alarm`).
         case alarms(PhoneAlarms)
+        /// The phone's battery level (its Battery Service), nil when no longer known.
+        case phoneBattery(Int?)
     }
 
     /// How long rewriting the ANCS subscriptions may take before the link is dropped.
@@ -148,6 +150,8 @@ public final class PhoneSession {
         gadgetbridge.isActive ? .android : ancs.service != nil ? .iPhone : .unknown
     }
     public let currentTime: CurrentTimeClient
+    /// The phone's Battery Service client.
+    public let phoneBattery: PhoneBatteryClient
     /// The Apple Media Service client (optional: a phone without AMS works as before).
     public let mediaSession: MediaSession
     /// Called for every event (set once; passing a stored closure keeps it allocation-free).
@@ -198,13 +202,15 @@ public final class PhoneSession {
         server.subscriptionHandler = { [unowned(unsafe) uart] handle, value in
             uart.subscriptionChanged(valueHandle: handle, configuration: value)
         }
-        client = GATTClient(bearer: bearer, watching: [.ancsService, .currentTimeService, .amsService])
+        client = GATTClient(bearer: bearer, watching: [.ancsService, .currentTimeService, .amsService, .battery])
         currentTime = CurrentTimeClient(client: client, clock: loop)
+        phoneBattery = PhoneBatteryClient(client: client)
         mediaSession = MediaSession(gatt: client, loop: loop)
         ancs = ANCSSource(
             configuration: consumerConfiguration, bearer: bearer, client: client, loop: loop,
             emit: { [unowned(unsafe) self] event in self.eventHandler?(event) })
         currentTime.timeHandler = { [unowned(unsafe) self] clock in self.eventHandler?(.phoneTime(clock)) }
+        phoneBattery.levelHandler = { [unowned(unsafe) self] level in self.eventHandler?(.phoneBattery(level)) }
         client.eventHandler = { [unowned(unsafe) self] event in self.clientEvent(event) }
         mediaSession.eventHandler = { [unowned(unsafe) self] event in self.eventHandler?(.media(event)) }
         uart.emit = { [unowned(unsafe) self] event in self.eventHandler?(event) }
@@ -277,6 +283,8 @@ public final class PhoneSession {
             currentTime.serviceAdded(s)
         case .serviceAdded(let s) where s.uuid == .amsService:
             mediaSession.serviceAdded(s)
+        case .serviceAdded(let s) where s.uuid == .battery:
+            phoneBattery.serviceAdded(s)
         case .serviceAdded:
             break
         case .serviceRemoved(let s) where s.uuid == .ancsService:
@@ -285,6 +293,8 @@ public final class PhoneSession {
             currentTime.serviceRemoved()
         case .serviceRemoved(let s) where s.uuid == .amsService:
             mediaSession.end()
+        case .serviceRemoved(let s) where s.uuid == .battery:
+            phoneBattery.serviceRemoved()
         case .serviceRemoved:
             break
         case .ready:

@@ -61,6 +61,8 @@ extension PhoneSession.Event {
             logger.info("the phone set \(a.count) alarm(s), \(a.enabledCount) on: kept, not rung yet (the watch has no alarms of its own yet)")
         case .calendarEventRemoved(let id):
             logger.debug("calendar event \(id) deleted on the phone")
+        case .phoneBattery(let level):
+            if let level { logger.debug("the phone's battery: \(level)%") }
         case .phoneTime, .discoveryFailed, .closed, .media, .notification, .calendarSyncRequested:
             break
         }

@@ -3,6 +3,7 @@ import Graphics
 import HAL
 import Log
 import Loop
+import Power
 import TextFormat
 
 /// The simulated board's devices: an emulated panel decoding the driver's
@@ -34,6 +35,9 @@ public final class SimulatedBoardDevices: BoardDevices {
     public private(set) var motorLine: SimulatedMotorLine?
     /// The buttons opened, by role.
     public private(set) var buttonLines = ButtonRoleTable<SimulatedButtonLine>()
+    /// The battery's fuel gauge, once opened: a MAX17048 whatever the board
+    /// file names (nothing is opened on the simulated board).
+    public private(set) var fuelGauge: EmulatedFuelGauge?
     /// The built-in iPhone, when no phone endpoint is given.
     public private(set) var builtInPhone: SimulatedPhone?
     /// The built-in Android phone, when the options give an Android script.
@@ -82,6 +86,18 @@ public final class SimulatedBoardDevices: BoardDevices {
         let line = SimulatedMotorLine()
         motorLine = line
         return line
+    }
+
+    public func openBattery(_ wiring: BatteryWiring) throws(HALError) -> any BatteryGauge {
+        let registers = EmulatedFuelGauge()
+        fuelGauge = registers
+        return try MAX1704xGauge(chip: .max17048, registers: registers)
+    }
+
+    public func setBattery(percent: Int, charging: Bool) -> Bool {
+        guard let fuelGauge else { return false }
+        fuelGauge.set(percent: percent, charging: charging)
+        return true
     }
 
     public func startPhoneLink(_ handlers: PhoneLinkHandlers) throws(WristCoreFailure) {

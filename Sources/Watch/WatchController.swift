@@ -89,6 +89,9 @@ public final class WatchController {
     /// Sees every media change after the model has, with the state after
     /// it (the harness's `events` stream). Set once at start-up.
     public var mediaObserver: ((MediaEvent, MediaState) -> Void)?
+    /// Powers the board off (the battery is empty); set once at start-up by
+    /// the daemon. Without it the watch only says so.
+    public var powerOffHandler: (() -> Void)?
     /// Told every Do Not Disturb change made on the watch (the menu, the
     /// hour ending), to keep the state across restarts. Set once at start-up.
     public var doNotDisturbObserver: ((DoNotDisturbState) -> Void)?
@@ -223,6 +226,7 @@ public final class WatchController {
             guard let session else { return }
             model.phoneConnected(notifications: session.notifications, now: loop.now)
             model.phoneCanRing()
+            if let battery = model.watchBattery { session.gadgetbridge.sendBatteryStatus(battery) }
             afterInput()
         case .weather(let report):
             model.weatherReceived(report, now: loop.now)
@@ -235,6 +239,9 @@ public final class WatchController {
             afterInput()
         case .alarms(let alarms):
             model.feeds.alarms = alarms
+        case .phoneBattery(let level):
+            model.phoneBatteryChanged(level)
+            afterInput()
         case .calendarSyncRequested:
             session?.gadgetbridge.sendCalendarSync(model.feeds.agenda)
         case .findWatch(let on):
@@ -248,6 +255,19 @@ public final class WatchController {
             notificationObserver?(e)
             afterInput()
         }
+    }
+
+    /// A reading of the watch's battery gauge (the daemon's battery
+    /// monitor). A change of level or charging is told to Gadgetbridge too.
+    public func watchBatteryRead(_ reading: BatteryReading) {
+        let before = model.watchBattery
+        model.watchBatteryRead(reading, now: loop.now)
+        if let session, session.gadgetbridge.isActive,
+            before?.percent != reading.percent || before?.charging != reading.charging
+        {
+            session.gadgetbridge.sendBatteryStatus(reading)
+        }
+        afterInput()
     }
 
     /// The phone looks for the watch (Gadgetbridge's "Find device"): it rings
@@ -317,6 +337,11 @@ public final class WatchController {
             logger.notice("cannot ring the phone: Gadgetbridge did not take the request")
         }
         if let state = effects.doNotDisturb { doNotDisturbObserver?(state) }
+        if effects.powerOff {
+            // The notice on the glass first: the board is about to go dark.
+            render()
+            powerOffHandler?()
+        }
         // Possibly from inside the source's own event (a pop-up opening as
         // its notification is announced): the source records it, so its
         // first fetch asks for the message too, and acts after the event.

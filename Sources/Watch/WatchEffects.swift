@@ -39,6 +39,9 @@ public struct WatchEffects {
     /// Send a reply (the settings file's `replies[reply]`) or mute the app
     /// of a notification (its menu).
     public internal(set) var notificationRequest: (NotificationRequest, NotificationID, reply: Int)?
+    /// The watch's battery is empty: power the board off cleanly (the
+    /// board file's `battery.powerOffWhenCritical`).
+    public internal(set) var powerOff = false
     /// Do Not Disturb changed on the watch (the menu, the hour ending): keep
     /// this state across restarts (a restored state is not written back).
     public internal(set) var doNotDisturb: DoNotDisturbState?
@@ -56,7 +59,7 @@ public struct WatchEffects {
     /// Nothing to apply.
     public var isEmpty: Bool {
         renderRequests == 0 && !stopMotor && play == nil && displayPower == nil && action == nil
-            && remoteCommand == nil && pairingAnswer == nil && findPhone == nil && notificationRequest == nil && doNotDisturb == nil && shownCount == 0
+            && remoteCommand == nil && pairingAnswer == nil && findPhone == nil && notificationRequest == nil && doNotDisturb == nil && shownCount == 0 && !powerOff
     }
 
     /// The notifications shown, in the order the model showed them.
@@ -95,6 +98,8 @@ public struct WatchEffects {
     }
 
     mutating func requestFindPhone(_ on: Bool) { findPhone = on }
+
+    mutating func requestPowerOff() { powerOff = true }
 
     mutating func requestNotification(_ request: NotificationRequest, on uid: NotificationID, reply: Int) {
         if notificationRequest != nil { replaced += 1 }

@@ -109,6 +109,19 @@ public final class WatchModel {
     var dimDeadline: MonotonicInstant?
     var offDeadline: MonotonicInstant?
 
+    // Batteries (WatchModel+Battery).
+    /// The board file's battery (thresholds); nil: the watch has none.
+    public var battery: BatteryWiring?
+    /// The watch's battery at its last reading (nil: none, or not read yet).
+    public internal(set) var watchBattery: BatteryReading?
+    /// The phone's battery in percent (an iPhone's Battery Service), while known.
+    public internal(set) var phoneBattery: Int?
+    /// The low-battery notice was given (again below `lowPercent` only
+    /// after charging or 5 points above it).
+    var batteryLowWarned = false
+    /// The critical level was reached: the power-off was asked for, once.
+    public internal(set) var batteryCritical = false
+
     // Disconnect alert (WatchModel+DisconnectAlert).
     /// How long the phone may be gone, after the link was established,
     /// before a short vibration and a notice say so (nil: never). The board
@@ -206,6 +219,7 @@ public final class WatchModel {
         isPhoneConnected = false
         canFindPhone = false
         isFindingPhone = false
+        phoneBattery = nil  // the next phone says its own
         media.reset()  // the phone's player went with it (Now Playing says "Nothing playing")
         mediaNotice = nil
         startDisconnectAlert(now: now)

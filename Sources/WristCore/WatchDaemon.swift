@@ -13,6 +13,7 @@ import LinuxLoop
 import Log
 import Loop
 import Peripheral
+import Power
 import PhoneServices
 import Screens
 import SimBoard
@@ -27,7 +28,7 @@ import WatchFiles
 /// that leaves the motor off.
 public final class WatchDaemon {
     /// Ended in deinit: callbacks handed out check it (no weak references in Embedded Swift).
-    private let lifetime = Lifetime()
+    let lifetime = Lifetime()
     deinit { lifetime.end() }
 
     public struct Options {
@@ -60,6 +61,12 @@ public final class WatchDaemon {
         /// sd_notify's socket and the watchdog timeout (tests); by default
         /// `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`, as systemd sets them.
         public var systemdNotify: (socket: String, watchdogTimeout: Duration?)?
+        /// The file whose creation powers the board off (an empty battery):
+        /// by default `$RUNTIME_DIRECTORY/power-off`, which the package's
+        /// `wristcore-poweroff.path` unit watches (docs/battery.md).
+        public var powerOffRequestPath: String?
+        /// How often the battery gauge is read.
+        public var batteryInterval = BatteryMonitor.defaultInterval
         public init() {}
     }
 
@@ -73,6 +80,8 @@ public final class WatchDaemon {
     public private(set) var watch: WatchController?
     public private(set) var buttons: WatchButtons?
     public private(set) var harness: HarnessServer?
+    /// The watch's battery gauge, read now and then (a board file with `battery`).
+    public internal(set) var battery: BatteryMonitor?
     /// The simulated board's panel (tests look at its registers).
     public var emulatedDisplay: EmulatedI2CDisplay? { (devices as? SimulatedBoardDevices)?.display }
 
@@ -199,10 +208,12 @@ public final class WatchDaemon {
                 }
             }
             systemd = makeSystemdSupervisor(loop: loop)
+            battery = makeBattery(loop: loop, watch: watch, devices: devices)
             try startPhone(loop: loop, watch: watch, devices: devices)
             do throws(HALError) { try watch.start(rotation: Rotation(rawValue: d.rotation) ?? .r0) } catch {
                 throw WristCoreFailure("cannot start: \(error)")
             }
+            battery?.start()
         } catch {
             stop()
             throw error
@@ -218,6 +229,8 @@ public final class WatchDaemon {
         watch?.stop()
         buttons?.close()
         harness?.close()
+        battery?.stop()
+        battery = nil
         watch?.session?.close()
         motorLine?.release()
         motorLine = nil

@@ -129,6 +129,8 @@ import TextFormat
             try base.openButton(wiring, debounce: debounce)
         }
         func openMotor(_ wiring: MotorWiring) throws(HALError) -> any MotorLine { try base.openMotor(wiring) }
+        func openBattery(_ wiring: BatteryWiring) throws(HALError) -> any BatteryGauge { try base.openBattery(wiring) }
+        func setBattery(percent: Int, charging: Bool) -> Bool { base.setBattery(percent: percent, charging: charging) }
         func startPhoneLink(_ handlers: PhoneLinkHandlers) throws(WristCoreFailure) {
             loop.deferWork { [script] in
                 handlers.ready(nil)

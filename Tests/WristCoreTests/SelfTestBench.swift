@@ -117,6 +117,8 @@ final class AlteredDevices: BoardDevices {
         return try base.openButton(wiring, debounce: debounce)
     }
     func openMotor(_ wiring: MotorWiring) throws(HALError) -> any MotorLine { try base.openMotor(wiring) }
+    func openBattery(_ wiring: BatteryWiring) throws(HALError) -> any BatteryGauge { try base.openBattery(wiring) }
+    func setBattery(percent: Int, charging: Bool) -> Bool { base.setBattery(percent: percent, charging: charging) }
     func startPhoneLink(_ handlers: PhoneLinkHandlers) throws(WristCoreFailure) {}
     func stopPhoneLink() {}
     func setButton(_ role: ButtonRole, active: Bool) -> Bool { base.setButton(role, active: active) }

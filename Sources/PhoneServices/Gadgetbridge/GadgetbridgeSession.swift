@@ -269,6 +269,12 @@ public final class GadgetbridgeSession {
         return send(.calendarSync(ids))
     }
 
+    /// Tells Gadgetbridge the watch's battery (on connecting, and when it changes).
+    @discardableResult
+    public func sendBatteryStatus(_ reading: BatteryReading) -> Bool {
+        send(.status(percent: reading.percent, charging: reading.charging, millivolts: reading.millivolts))
+    }
+
     /// Rings the phone (Gadgetbridge's "find phone"), or stops it.
     @discardableResult
     public func findPhone(_ on: Bool) -> Bool { send(.findPhone(on)) }

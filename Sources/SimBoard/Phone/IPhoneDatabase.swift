@@ -16,6 +16,7 @@ public enum IPhoneDatabase {
     public struct Handles: Equatable, Sendable {
         public var serviceChanged: UInt16 = 0
         public var currentTime: UInt16 = 0
+        public var batteryLevel: UInt16 = 0
         public var localTimeInformation: UInt16 = 0
         public var ancs: ATTHandleRange?
         public var notificationSource: UInt16 = 0
@@ -30,7 +31,7 @@ public enum IPhoneDatabase {
     /// Everything but ANCS, published into `server` (AMS last, when given).
     static func publishBase(
         into server: GATTServer, deviceName: String, ams: GATTServiceDefinition?, currentTime: Bool = true,
-        time: @escaping () -> [UInt8]
+        battery: @escaping () -> [UInt8] = { [87] }, time: @escaping () -> [UInt8]
     ) -> Handles {
         var h = Handles()
         do {
@@ -49,9 +50,9 @@ public enum IPhoneDatabase {
                 GATTCharacteristicDefinition(
                     uuid: nearbyCharacteristic, properties: [.write, .notify], permissions: [.writeEncrypted]),
             ]))
-            try server.publish(GATTServiceDefinition(uuid: .battery, characteristics: [
-                GATTCharacteristicDefinition(uuid: BluetoothUUID(0x2A19), properties: [.read, .notify], value: [87]),
-            ]))
+            h.batteryLevel = try server.publish(GATTServiceDefinition(uuid: .battery, characteristics: [
+                GATTCharacteristicDefinition(uuid: .batteryLevel, properties: [.read, .notify], read: battery),
+            ])).valueHandles[0]
             if currentTime {
                 let cts = try server.publish(GATTServiceDefinition(uuid: .currentTimeService, characteristics: [
                     GATTCharacteristicDefinition(uuid: .currentTime, properties: [.read, .notify], read: time),

@@ -20,6 +20,8 @@ public enum PhoneEvent: Equatable, Sendable {
     case unpublishANCS
     /// The phone's clock changes (Current Time notified when subscribed).
     case setTime(CurrentTime)
+    /// The phone's battery level changes (0-100): its Battery Service notifies it.
+    case battery(UInt8)
     /// An app's display name (GetAppAttributes answers it).
     case appName(identifier: String, name: String)
     /// The phone reads the watch's encrypted characteristic, which makes it pair.
@@ -210,6 +212,11 @@ public enum PhoneScript {
             return .unpublishANCS
         case "time":
             return .setTime(CurrentTime(CivilTime(secondsSinceEpoch: try clockSeconds(args))))
+        case "battery":
+            guard args.count == 1, let level = number(args[0]), level <= 100 else {
+                throw Problem(message: "battery needs a level 0-100")
+            }
+            return .battery(UInt8(level))
         case "app":
             guard args.count == 2 else { throw Problem(message: "app needs an identifier and a name") }
             return .appName(identifier: args[0], name: args[1])

@@ -74,6 +74,8 @@ public final class SimulatedPhone {
     let loop: EventLoop
     private let security: LinkSecurityControl?
     private var time: CurrentTime
+    /// The phone's battery, as its Battery Service reports it (`battery N`).
+    public private(set) var batteryLevel: UInt8 = 87
     private var script: [PhoneEvent] = []
     private var scriptIndex = 0
     private var ancsSession = false
@@ -110,7 +112,8 @@ public final class SimulatedPhone {
         var amsDefinition: GATTServiceDefinition?
         if configuration.amsPublished { amsDefinition = Self.amsDefinition(phone: { [unowned(unsafe) self] in self }, configuration) }
         handles = IPhoneDatabase.publishBase(
-            into: server, deviceName: configuration.deviceName, ams: amsDefinition, currentTime: configuration.servesCurrentTime
+            into: server, deviceName: configuration.deviceName, ams: amsDefinition, currentTime: configuration.servesCurrentTime,
+            battery: { [unowned(unsafe) self] in [self.batteryLevel] }
         ) {
             [unowned(unsafe) self] in self.time.bytes
         }
@@ -194,6 +197,8 @@ public final class SimulatedPhone {
             time = t
             record("time \(t)")
             if handles.currentTime != 0 { _ = t.bytes.withUnsafeBytes { server.notify(valueHandle: handles.currentTime, value: $0) } }
+        case .battery(let level):
+            setBattery(level)
         case .appName(let id, let name):
             provider.appNames[id] = name
         case .pair:
@@ -286,6 +291,8 @@ public final class SimulatedPhone {
             }
         } else if valueHandle == handles.dataSource {
             record(value & 1 != 0 ? "data source subscribed" : "data source unsubscribed")
+        } else if valueHandle == handles.batteryLevel {
+            record(value & 1 != 0 ? "battery level subscribed" : "battery level unsubscribed")
         } else if valueHandle == handles.currentTime {
             record(value & 1 != 0 ? "current time subscribed" : "current time unsubscribed")
         } else if valueHandle == handles.remoteCommand || valueHandle == handles.entityUpdate {
@@ -373,6 +380,15 @@ public final class SimulatedPhone {
     var nowMilliseconds: Int64 {
         let c = (loop.now - MonotonicInstant(nanoseconds: 0)).components
         return c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// Changes the phone's battery level and notifies it (Battery Service).
+    public func setBattery(_ level: UInt8) {
+        batteryLevel = min(level, 100)
+        record("battery \(batteryLevel)%")
+        if handles.batteryLevel != 0 {
+            _ = withUnsafeBytes(of: batteryLevel) { server.notify(valueHandle: handles.batteryLevel, value: $0) }
+        }
     }
 
     func record(_ line: String) {
