@@ -21,6 +21,10 @@ public enum HarnessCommand: Equatable, Sendable {
     case state
     case help
     case quit
+    /// The simulated board's battery: `battery 42 [charging]` (the watch's),
+    /// `battery phone 64` (the simulated iPhone's Battery Service).
+    case battery(percent: Int, charging: Bool)
+    case phoneBattery(Int)
 
     public enum SnapshotFormat: String, Sendable { case pbm, png }
 
@@ -78,6 +82,17 @@ public enum HarnessCommand: Equatable, Sendable {
         case "quit":
             if let e = noMoreThan(0) { return .failure(e) }
             return .success(.quit)
+        case "battery":
+            if let e = noMoreThan(2) { return .failure(e) }
+            let usage = "battery needs a level: 'battery 0-100 [charging]' (the watch's) or 'battery phone 0-100'"
+            guard let first = args.first else { return .failure(.init(usage)) }
+            if first.asciiLowercased() == "phone" {
+                guard args.count == 2, let level = IntegerText.int(args[1]), (0...100).contains(level) else { return .failure(.init(usage)) }
+                return .success(.phoneBattery(level))
+            }
+            guard let level = IntegerText.int(first), (0...100).contains(level) else { return .failure(.init(usage)) }
+            if args.count == 2 && args[1].asciiLowercased() != "charging" { return .failure(.init(usage)) }
+            return .success(.battery(percent: level, charging: args.count == 2))
         default:
             return .failure(.init("unknown command '\(words[0])'; try 'help'"))
         }
@@ -93,6 +108,8 @@ public enum HarnessCommand: Equatable, Sendable {
         snapshot [pbm|png]  'snapshot FORMAT <bytes>' then the image bytes
         notifications       'notifications <JSON array>', newest first
         state               'state <JSON object>'
+        battery N [charging]  the simulated board's battery at N % (read at once)
+        battery phone N     the simulated iPhone's battery at N % (its Battery Service notifies it)
         quit                close this connection
         buttons: positive, negative, select, up, down, back (those the board has)
         """

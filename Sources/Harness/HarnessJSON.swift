@@ -73,6 +73,7 @@ public enum HarnessJSON {
         case .findingPhone: "findingPhone"
         case .notificationMenu: "notificationMenu"
         case .replyPicker: "replyPicker"
+        case .status: "status"
         }
     }
 
@@ -104,6 +105,11 @@ public enum HarnessJSON {
             ]) } ?? "null"),
             ("calendarEvents", "\(w.calendarEvents)"),
             ("phoneAlarms", "\(w.phoneAlarms)"),
+            ("battery", w.watchBattery.map { b in object([
+                ("percent", "\(b.percent)"), ("charging", b.charging ? "true" : "false"),
+                ("millivolts", b.millivolts.map { "\($0)" } ?? "null"),
+            ]) } ?? "null"),
+            ("phoneBattery", w.phoneBattery.map { "\($0)" } ?? "null"),
         ]
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }

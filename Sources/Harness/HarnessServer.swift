@@ -33,6 +33,10 @@ public final class HarnessServer {
         public var snapshot: (HarnessCommand.SnapshotFormat) -> [UInt8]
         public var notificationsJSON: () -> String
         public var stateJSON: () -> String
+        /// Sets the simulated board's battery (percent, charging); false on a real board.
+        public var setBattery: (Int, Bool) -> Bool = { _, _ in false }
+        /// Sets the simulated iPhone's battery; false without one.
+        public var setPhoneBattery: (Int) -> Bool = { _ in false }
         public init(
             setButton: @escaping (ButtonRole, Bool) -> Bool, snapshot: @escaping (HarnessCommand.SnapshotFormat) -> [UInt8],
             notificationsJSON: @escaping () -> String, stateJSON: @escaping () -> String
@@ -373,6 +377,18 @@ public final class HarnessServer {
             send("notifications \(hooks.notificationsJSON())\n", to: client)
         case .state:
             send("state \(hooks.stateJSON())\n", to: client)
+        case .battery(let percent, let charging):
+            if hooks.setBattery(percent, charging) {
+                replyAfterSettling("ok battery \(percent)\(charging ? " charging" : "")\n", to: client)
+            } else {
+                send("error battery: only the simulated board's battery can be set, and its board file needs a \"battery\"\n", to: client)
+            }
+        case .phoneBattery(let level):
+            if hooks.setPhoneBattery(level) {
+                replyAfterSettling("ok battery phone \(level)\n", to: client)
+            } else {
+                send("error battery phone: only the built-in simulated iPhone's battery can be set\n", to: client)
+            }
         case .help:
             send(HarnessCommand.helpText + "\nok help\n", to: client)
         case .quit:

@@ -48,6 +48,9 @@ public enum Screen: Sendable, Equatable {
     case notificationMenu(NotificationID, selected: Int)
     /// The canned replies (the settings file's `replies`) for a notification.
     case replyPicker(NotificationID, selected: Int)
+    /// What the watch knows of itself (`StatusReport`): the phone and its
+    /// kind, both batteries, the time's source; `scroll` is the first row.
+    case status(scroll: Int)
 }
 
 /// What the status bar (and the idle clock) shows.
@@ -61,12 +64,16 @@ public struct StatusInfo: Sendable, Equatable {
     public var unread: Int
     /// Do Not Disturb is on: a moon in the status bar.
     public var doNotDisturb = false
+    /// The watch's battery (nil: it has none, or it was not read yet): a
+    /// battery glyph at the bar's right end.
+    public var battery: BatteryReading?
 
-    public init(time: CivilTime?, link: PhoneLinkState, unread: Int, doNotDisturb: Bool = false) {
+    public init(time: CivilTime?, link: PhoneLinkState, unread: Int, doNotDisturb: Bool = false, battery: BatteryReading? = nil) {
         self.time = time
         self.link = link
         self.unread = unread
         self.doNotDisturb = doNotDisturb
+        self.battery = battery
     }
 }
 

@@ -27,6 +27,7 @@ extension ScreenRenderer {
                 scratch.clear().append(decimal: t.day)
                 line(fb, scratch.bytes, fonts.small, x: column, baseline: 19, maxWidth: width - column)
             }
+            if let battery = status.battery { drawBattery(battery, rightEdge: width - 1, top: 0, into: fb) }
             let linkLeft = drawLinkGlyph(status.link, rightEdge: width - 1, top: 11, into: fb)
             drawMoon(status.doNotDisturb, rightEdge: linkLeft - 4, top: 11, into: fb)
             drawUnread(status.unread, rightEdge: width - 1, baseline: 30, into: fb)
@@ -46,7 +47,9 @@ extension ScreenRenderer {
         drawLinkGlyph(status.link, rightEdge: 11, top: height - 10, healthMarkOnRight: true, into: fb)
         // Right of the health mark's place, so neither moves the other.
         drawMoon(status.doNotDisturb, rightEdge: 29, top: height - 10, into: fb)
-        drawUnread(status.unread, rightEdge: width - 2, baseline: height - 2, into: fb)
+        var unreadRight = width - 2
+        if let battery = status.battery { unreadRight = drawBattery(battery, rightEdge: width - 1, top: height - 10, into: fb) - 4 }
+        drawUnread(status.unread, rightEdge: unreadRight, baseline: height - 2, into: fb)
         guard let feeds else { return }
         let now = status.time?.secondsSinceEpoch
         var weather = feeds.weather
@@ -65,7 +68,8 @@ extension ScreenRenderer {
             scratch.clear()
             appendTemperature(weather.temperature, to: scratch)
             // Between the link and moon glyphs (to x 29) and the unread count (about 30 px).
-            line(fb, scratch.bytes, fonts.small, x: 32, baseline: height - 2, maxWidth: width - 64, alignment: .center)
+            line(fb, scratch.bytes, fonts.small, x: 32, baseline: height - 2, maxWidth: width - 64 - (status.battery == nil ? 0 : 16),
+                 alignment: .center)
         } else if let weather {
             appendTemperature(weather.temperature, to: scratch)
             scratch.append(" ")

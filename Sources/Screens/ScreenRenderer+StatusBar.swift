@@ -9,6 +9,7 @@ extension ScreenRenderer {
         appendTime(status.time, to: scratch.clear())
         line(fb, scratch.bytes, fonts.small, x: 1, baseline: baseline, maxWidth: 40)
         var right = width - 1
+        if let battery = status.battery { right = drawBattery(battery, rightEdge: right, top: 0, into: fb) - 4 }
         right = drawLinkGlyph(status.link, rightEdge: right, top: 0, into: fb) - 4
         right = drawUnread(status.unread, rightEdge: right, baseline: baseline, into: fb) - 3
         drawMoon(status.doNotDisturb, rightEdge: right, top: 0, into: fb)
@@ -82,6 +83,32 @@ extension ScreenRenderer {
         x -= StatusIcons.unread.width + 2
         icon(fb, StatusIcons.unread, x: x, y: baseline - 8)
         return x
+    }
+
+    /// The watch's battery, right-aligned at `rightEdge`, 9 rows from `top`:
+    /// an outline 11x7 with its terminal, filled in 7 steps (one per 15 %,
+    /// empty under 8 %), and a bolt before it while on external power.
+    /// Returns the left edge of what it drew.
+    @discardableResult
+    func drawBattery(_ battery: BatteryReading, rightEdge: Int, top: Int, into fb: Framebuffer) -> Int {
+        let x = rightEdge - 11  // the body's left edge; the terminal is the last column
+        let y = top + 1
+        hline(fb, x0: x, x1: x + 10, y: y)
+        hline(fb, x0: x, x1: x + 10, y: y + 6)
+        fill(fb, Rect(x: x, y: y, width: 1, height: 7))
+        fill(fb, Rect(x: x + 10, y: y, width: 1, height: 7))
+        fill(fb, Rect(x: x + 11, y: y + 2, width: 1, height: 3))
+        let steps = Self.batterySteps(battery.percent)
+        if steps > 0 { fill(fb, Rect(x: x + 2, y: y + 2, width: steps, height: 3)) }
+        guard battery.charging else { return x }
+        let bolt = StatusIcons.charging
+        icon(fb, bolt, x: x - bolt.width - 1, y: top)
+        return x - bolt.width - 1
+    }
+
+    /// Filled columns (0...7) for a charge in percent: 0 under 8 %, then one per 14 %.
+    static func batterySteps(_ percent: Int) -> Int {
+        min(7, max(0, (min(max(percent, 0), 100) + 6) / 14))
     }
 
     /// The moon while Do Not Disturb is on, right-aligned at `rightEdge`,

@@ -103,7 +103,8 @@ public final class ScreenRenderer {
     public func render(_ screen: Screen, status: StatusInfo, notifications: any NotificationSource,
                        into fb: Framebuffer, callNotice: CallNotice? = nil,
                        actionNotice: ActionNotice? = nil,
-                       nowPlaying: NowPlayingContent? = nil, feeds: PhoneFeeds? = nil, replies: [String] = []) {
+                       nowPlaying: NowPlayingContent? = nil, feeds: PhoneFeeds? = nil, replies: [String] = [],
+                       report: StatusReport? = nil) {
         precondition(fb.width == width && fb.height == height,
                      "ScreenRenderer is \(width)x\(height), the framebuffer \(fb.width)x\(fb.height)")
         fb.resetClip()
@@ -148,6 +149,8 @@ public final class ScreenRenderer {
             drawNotificationMenu(uid, selected: selected, notifications: notifications, replies: replies, status: status, into: fb)
         case .replyPicker(_, let selected):
             drawReplyPicker(selected: selected, replies: replies, status: status, into: fb)
+        case .status(let scroll):
+            drawStatus(report, scroll: scroll, status: status, into: fb)
         }
     }
 

@@ -118,4 +118,17 @@ enum StatusIcons {
         "...###.",
         ".......",
     ])
+
+    /// A lightning bolt left of the battery: on external power.
+    static let charging = Bitmap(rows: [
+        ".....",
+        "...#.",
+        "..##.",
+        ".##..",
+        "#####",
+        "..##.",
+        ".##..",
+        ".#...",
+        ".....",
+    ])
 }

@@ -4,7 +4,7 @@ import Graphics
 /// order the buttons move through them.
 public enum WatchMenu {
     public enum Entry: Int, CaseIterable, Sendable {
-        case weather, agenda, findPhone
+        case weather, agenda, findPhone, status
     }
 
     public static let entryCount = Entry.allCases.count
@@ -15,6 +15,7 @@ public enum WatchMenu {
         case .weather: "Weather"
         case .agenda: "Agenda"
         case .findPhone: "Find phone"
+        case .status: "Status"
         }
     }
 }

@@ -66,13 +66,15 @@ final class DisplayPipeline {
         guard model.displayPower != .off else { return }
         let status = StatusInfo(
             time: model.wallClock.time(at: loop.now), link: model.link, unread: model.unread,
-            doNotDisturb: model.isDoNotDisturbOn)
+            doNotDisturb: model.isDoNotDisturbOn, battery: model.watchBattery)
         var nowPlaying: NowPlayingContent?
         if case .nowPlaying = model.screen { nowPlaying = model.nowPlayingContent(now: loop.now) }
+        var report: StatusReport?
+        if case .status = model.screen { report = model.statusReport(now: loop.now) }
         renderer.render(
             model.screen, status: status, notifications: model.notifications, into: framebuffer,
             callNotice: model.callNotice, actionNotice: model.actionNotice, nowPlaying: nowPlaying,
-            feeds: model.feeds, replies: model.userSettings.replies)
+            feeds: model.feeds, replies: model.userSettings.replies, report: report)
         // The driver moves the picture against burn-in (a vertical step
         // is one command; a horizontal one goes with the next screen change).
         driver.setShift(PanelShift(x: model.pixelShift.x, y: model.pixelShift.y))

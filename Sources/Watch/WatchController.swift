@@ -212,6 +212,11 @@ public final class WatchController {
     private func phoneEvent(_ event: PhoneSession.Event) {
         event.log(to: logger)
         switch event {
+        case .ancsSubscribed: model.phoneKind = .iPhone
+        case .gadgetbridgeStarted: model.phoneKind = .android
+        default: break
+        }
+        switch event {
         case .phoneTime(let c):
             phoneTimeReceived(c)
         case .discoveryFailed(let e):

@@ -75,6 +75,8 @@ extension WatchModel {
             isFindingPhone = true
             effects.requestFindPhone(true)
             screen = .findingPhone
+        case .status:
+            screen = .status(scroll: 0)
         }
     }
 

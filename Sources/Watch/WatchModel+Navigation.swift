@@ -31,6 +31,8 @@ extension WatchModel {
             feedScreenButton(role, gesture, now: now)
         case .findingPhone:
             findingPhoneButton()
+        case .status(let scroll):
+            statusButton(role, gesture, scroll: scroll)
         case .notificationMenu(let uid, let selected):
             notificationMenuButton(role, gesture, uid: uid, selected: selected)
         case .replyPicker(let uid, let selected):

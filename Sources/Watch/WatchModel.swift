@@ -114,6 +114,9 @@ public final class WatchModel {
     public var battery: BatteryWiring?
     /// The watch's battery at its last reading (nil: none, or not read yet).
     public internal(set) var watchBattery: BatteryReading?
+    /// The kind of phone on the link (the status screen), set by the shell
+    /// as the phone shows it; unknown again when it goes.
+    public var phoneKind = StatusReport.PhoneKind.unknown
     /// The phone's battery in percent (an iPhone's Battery Service), while known.
     public internal(set) var phoneBattery: Int?
     /// The low-battery notice was given (again below `lowPercent` only
@@ -220,6 +223,7 @@ public final class WatchModel {
         canFindPhone = false
         isFindingPhone = false
         phoneBattery = nil  // the next phone says its own
+        phoneKind = .unknown
         media.reset()  // the phone's player went with it (Now Playing says "Nothing playing")
         mediaNotice = nil
         startDisconnectAlert(now: now)
@@ -312,7 +316,7 @@ public final class WatchModel {
                 screen = clockScreen
             }
         case .idleClock, .waitingForPhone, .pairing, .message, .doNotDisturbMenu, .nowPlaying, .watchMenu, .weather, .agenda,
-             .findingPhone:
+             .findingPhone, .status:
             break
         }
         requestRender()

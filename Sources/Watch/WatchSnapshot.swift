@@ -30,6 +30,9 @@ public struct WatchSnapshot: Sendable {
     public var calendarEvents: Int
     /// Alarms the phone set (kept, not rung yet).
     public var phoneAlarms: Int
+    /// The watch's battery at its last reading, and the phone's level.
+    public var watchBattery: BatteryReading?
+    public var phoneBattery: Int?
     /// The loop's time when it was taken.
     public var now: MonotonicInstant
 }
@@ -44,6 +47,6 @@ extension WatchController {
             isMotorOn: motor?.isMotorOn == true, displayBus: displayBus, sourceHealth: model.notifications.health,
             doNotDisturb: model.doNotDisturb, media: model.media,
             weather: model.feeds.weather, calendarEvents: model.feeds.agenda.count,
-            phoneAlarms: model.feeds.alarms.count, now: now)
+            phoneAlarms: model.feeds.alarms.count, watchBattery: model.watchBattery, phoneBattery: model.phoneBattery, now: now)
     }
 }

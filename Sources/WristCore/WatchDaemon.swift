@@ -397,7 +397,7 @@ public final class WatchDaemon {
     }
 
     private func harnessHooks(_ watch: WatchController) -> HarnessServer.Hooks {
-        HarnessServer.Hooks(
+        var hooks = HarnessServer.Hooks(
             setButton: { [lifetime, unowned(unsafe) self] role, active in !lifetime.isOver && self.setButton(role, active: active) },
             snapshot: { [lifetime, unowned(unsafe) self] format in
                 guard !lifetime.isOver else { return [] }
@@ -409,6 +409,18 @@ public final class WatchDaemon {
             },
             notificationsJSON: { HarnessJSON.notifications(watch.notifications) },
             stateJSON: { HarnessJSON.state(watch.snapshot, bus: Self.displayBus(watch)) })
+        hooks.setBattery = { [lifetime, unowned(unsafe) self] percent, charging in
+            guard !lifetime.isOver, let battery = self.battery, self.devices?.setBattery(percent: percent, charging: charging) == true
+            else { return false }
+            battery.readNow()
+            return true
+        }
+        hooks.setPhoneBattery = { [lifetime, unowned(unsafe) self] level in
+            guard !lifetime.isOver, let phone = (self.devices as? SimulatedBoardDevices)?.builtInPhone else { return false }
+            phone.setBattery(UInt8(level))
+            return true
+        }
+        return hooks
     }
 
     /// The display bus as the harness reports it: on the simulated board

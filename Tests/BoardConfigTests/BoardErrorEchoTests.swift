@@ -29,7 +29,7 @@ struct BoardErrorEchoTests {
     func hostileFile() {
         let lines = problems(Self.hostile)
         #expect(lines == [
-            #"Boards/broken.json:3: dis\u0000play: unknown field; allowed: name, simulated, display, buttons, motor, input, bluetooth, setSystemClock"#,
+            #"Boards/broken.json:3: dis\u0000play: unknown field; allowed: name, simulated, display, buttons, motor, battery, input, bluetooth, setSystemClock"#,
             #"Boards/broken.json:4: display.controller: "ssd\n1306\u001b[2J" is not a supported display controller; allowed: ssd1306, sh1106, ssd1309"#,
             #"Boards/broken.json:4: display.bus: expected a number, found the string "\t0\u009b"; allowed: the N of /dev/i2c-N, 0-255"#,
             #"Boards/broken.json:6: buttons[0].role: "posi\"tive\\" is not a supported button role; allowed: positive, negative, select, up, down, back"#,
@@ -55,7 +55,7 @@ struct BoardErrorEchoTests {
         let text = "{ \"name\": \"x\", \"a\u{0}b\u{1b}[31m\": 1, \"display\": { \"controller\": \"x\u{1b}y\" } }"
         let lines = problems(text)
         #expect(lines.contains(#"Boards/broken.json:1: display.controller: "x\u001by" is not a supported display controller; allowed: ssd1306, sh1106, ssd1309"#))
-        #expect(lines.contains(#"Boards/broken.json:1: a\u0000b\u001b[31m: unknown field; allowed: name, simulated, display, buttons, motor, input, bluetooth, setSystemClock"#))
+        #expect(lines.contains(#"Boards/broken.json:1: a\u0000b\u001b[31m: unknown field; allowed: name, simulated, display, buttons, motor, battery, input, bluetooth, setSystemClock"#))
         // A newline inside a string is a syntax error: the report is still one line.
         #expect(problems("{ \"name\": \"x\n\" }") == ["Boards/broken.json:1: syntax: line break inside a string (column 14)"])
         #expect(problems("{ \"name\u{1b}\" 1 }") == [#"Boards/broken.json:1: syntax: expected ':' after "name\u001b" (column 11)"#])

@@ -512,7 +512,8 @@ try:
     phone.serve(0.3)
     check("its first entry is the weather screen", h.state(phone)["screen"] == "weather", str(h.state(phone)))
     h.ask("press negative", phone=phone)
-    h.ask("press up", phone=phone)
+    h.ask("press up", phone=phone)   # wraps to "Status", the last entry
+    h.ask("press up", phone=phone)   # "Find phone"
     mark = len(phone.lines)
     h.ask("press positive", phone=phone)
     ring = phone.wait_line(lambda l: l.get("t") == "findPhone", 2, since=mark)

@@ -197,11 +197,12 @@ struct Panel {
     @discardableResult
     func render(_ screen: Screen, _ status: StatusInfo = status(), _ notifications: NotificationConsumer,
                 callNotice: CallNotice? = nil, actionNotice: ActionNotice? = nil,
-                nowPlaying: NowPlayingContent? = nil, feeds: PhoneFeeds? = nil,
+                nowPlaying: NowPlayingContent? = nil, feeds: PhoneFeeds? = nil, report: StatusReport? = nil,
                 sourceLocation: SourceLocation = #_sourceLocation) -> MonoImage {
         let draw = { (into: Framebuffer) in
             renderer.render(screen, status: status, notifications: notifications, into: into,
-                            callNotice: callNotice, actionNotice: actionNotice, nowPlaying: nowPlaying, feeds: feeds)
+                            callNotice: callNotice, actionNotice: actionNotice, nowPlaying: nowPlaying, feeds: feeds,
+                            report: report)
         }
         draw(fb)
         let image = MonoImage(fb)

@@ -23,6 +23,7 @@ enum Effect: Equatable, CustomStringConvertible {
     case findPhone(Bool)
     /// A notification's menu: a reply (its index in the settings) or "mute this app".
     case request(NotificationRequest, UInt32, reply: Int)
+    case powerOff
 
     var description: String {
         switch self {
@@ -35,6 +36,7 @@ enum Effect: Equatable, CustomStringConvertible {
         case .remote(let id): "remote \(id)"
         case .findPhone(let on): "find phone \(on)"
         case .request(let r, let uid, let index): "\(r) \(uid) \(index)"
+        case .powerOff: "power off"
         }
     }
 }
@@ -76,6 +78,7 @@ final class EffectRecorder {
             if let on = e.findPhone { recorded.append(.findPhone(on)) }
             if let (r, uid, index) = e.notificationRequest { recorded.append(.request(r, uid.rawValue, reply: index)) }
             if let state = e.doNotDisturb { doNotDisturbKept?(state) }
+            if e.powerOff { recorded.append(.powerOff) }
             e.forEachShown { recorded.append(.shown($0.rawValue)) }
         }
     }

@@ -132,7 +132,8 @@ import Watch
     @Test func findPhoneRingsUntilAnyButtonAndNotWithoutGadgetbridge() {
         let rig = Self.rig()
         rig.press(.negative, .longPress)
-        rig.press(.up)  // wraps to "Find phone"
+        rig.press(.up)  // wraps to "Status", the last entry
+        rig.press(.up)  // "Find phone"
         rig.press(.positive)
         #expect(rig.screen == .findingPhone)
         #expect(rig.sink.take() == [.findPhone(true)])
@@ -142,6 +143,7 @@ import Watch
 
         let iPhone = Self.rig(canRing: false)
         iPhone.press(.negative, .longPress)
+        iPhone.press(.up)
         iPhone.press(.up)
         iPhone.press(.positive)
         #expect(iPhone.sink.take() == [])
