@@ -113,6 +113,11 @@ func describe(_ line: String) -> String {
             == #"{"t":"notify","id":7,"n":"REPLY","msg":"Caf\u00e9 \"5\" \\ \u4f60\ud83d\ude00"}"# + "\r\n")
         #expect(reply(String(repeating: "\u{1F600}", count: 40)).utf8.count <= GadgetbridgeReply.maxLength)
         #expect(line(.notification(id: 7, .mute)) == "{\"t\":\"notify\",\"id\":7,\"n\":\"MUTE\"}\r\n")
+        // The watch's battery, as a Bangle.js reports it (BangleJSDeviceSupport.handleBatteryStatus).
+        #expect(line(.status(percent: 82, charging: false, millivolts: nil)) == "{\"t\":\"status\",\"bat\":82,\"chg\":0}\r\n")
+        #expect(line(.status(percent: 100, charging: true, millivolts: 4105)) == "{\"t\":\"status\",\"bat\":100,\"chg\":1,\"volt\":4.105}\r\n")
+        #expect(line(.status(percent: 5, charging: false, millivolts: 3007)) == "{\"t\":\"status\",\"bat\":5,\"chg\":0,\"volt\":3.007}\r\n")
+        #expect(line(.status(percent: 250, charging: false, millivolts: 3070)) == "{\"t\":\"status\",\"bat\":100,\"chg\":0,\"volt\":3.070}\r\n")
         var ids = GadgetbridgeReply.CalendarIDs()
         #expect(line(.calendarSync(ids)) == "{\"t\":\"force_calendar_sync\",\"ids\":[]}\r\n")
         ids.append(5678)

@@ -255,6 +255,24 @@ struct EndToEndTests {
         #expect(t.session.currentTime.phoneClock?.time.year == 2024)
     }
 
+    /// Issue 25 item 2: the phone's battery, read on connecting and then
+    /// notified by its Battery Service (0x180F / 0x2A19).
+    @Test func thePhonesBatteryIsReadThenFollowed() throws {
+        let t = try EndToEnd()
+        func levels() -> [Int?] {
+            t.events.compactMap { if case .phoneBattery(let l) = $0 { return .some(l) } else { return nil } }
+        }
+        try t.run(until: { levels() == [87] })
+        try t.run(until: { t.phone.log.contains("battery level subscribed") })
+        t.phone.perform(.battery(42))
+        try t.run(until: { levels() == [87, 42] })
+        #expect(t.session.phoneBattery.level == 42)
+        // The same level again is no change.
+        t.phone.perform(.battery(42))
+        try t.idle(.milliseconds(100))
+        #expect(levels() == [87, 42])
+    }
+
     @Test func disconnectEndsTheSession() throws {
         let t = try EndToEnd()
         try t.run(until: { t.subscribed == 1 })
