@@ -37,7 +37,8 @@ final class SimBoardRig {
     ///   debug with WRISTCORE_E2E_LOG set).
     /// - Parameter systemdNotify: where sd_notify messages go (as systemd's NOTIFY_SOCKET), and the watchdog timeout.
     init(board: Board = BoardLoader.builtInSimulated, settings: WatchSettings = SimBoardRig.settings(), logger: Logger? = nil,
-         systemdNotify: (socket: String, watchdogTimeout: Duration?)? = nil) throws {
+         systemdNotify: (socket: String, watchdogTimeout: Duration?)? = nil,
+         options adjust: (inout WatchDaemon.Options) -> Void = { _ in }) throws {
         directory = "/tmp/wristcore-e2e-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         mkdir(directory, 0o700)
         phonePath = directory + "/phone.sock"
@@ -49,6 +50,7 @@ final class SimBoardRig {
         options.settings = settings
         options.keepPowerSettings = true
         options.systemdNotify = systemdNotify
+        adjust(&options)
         // WRISTCORE_E2E_LOG=1: the daemon's lines on standard error, from debug up.
         let defaultLogger = ProcessInfo.processInfo.environment["WRISTCORE_E2E_LOG"] != nil
             ? Logger(label: "e2e", sink: StandardErrorLog.sink(), level: .debug)
