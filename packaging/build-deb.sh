@@ -148,6 +148,10 @@ sed 's|/usr/local/bin/wristcore|/usr/bin/wristcore|g; s|^# Install: see deploy/R
     deploy/wristcore.service >"$SRC/debian/wristcore.service"
 grep -q '^ExecStart=/usr/bin/wristcore ' "$SRC/debian/wristcore.service" || die "deploy/wristcore.service: no ExecStart= on /usr/local/bin/wristcore to adapt"
 grep -qx 'ConditionPathExists=/etc/wristcore/board.json' "$SRC/debian/wristcore.service" || die "deploy/wristcore.service lost ConditionPathExists=/etc/wristcore/board.json"
+# The empty-battery power-off units (dh_installsystemd --name=wristcore-poweroff).
+for unit in path service; do
+    grep -v -E '^# Install: see deploy/README.md' "deploy/wristcore-poweroff.$unit" >"$SRC/debian/wristcore.wristcore-poweroff.$unit"
+done
 grep -v -E '^# (Install to|and run)' deploy/wristcore.sysusers >"$SRC/debian/wristcore.sysusers"
 grep -v -E '^# (without root\. Install|  sudo udevadm|\(Raspberry Pi OS)' deploy/99-wristcore.rules >"$SRC/debian/wristcore.udev"
 

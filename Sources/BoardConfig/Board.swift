@@ -142,6 +142,9 @@ public struct BatteryWiring: Equatable, Sendable {
     /// Power the board off at `criticalPercent` (`systemctl poweroff`);
     /// false: only say so (a bench supply, a board that cuts power itself).
     public var powerOffWhenCritical = true
+    /// How often the gauge is read (`intervalSeconds`, default 120): the
+    /// only wake-up a battery adds to an idle watch.
+    public var interval: Duration = .seconds(120)
 
     public init(gauge: Gauge) { self.gauge = gauge }
 }

@@ -261,7 +261,7 @@ extension BoardValidator {
 
     /// `"battery": { "gauge": "max17048", "bus": 1 }` or `{ "gauge": "power-supply", "name": "BAT0" }`.
     mutating func battery(_ v: ConfigJSON) -> BatteryWiring? {
-        guard let m = members(v, "battery", allowed: ["gauge", "name", "bus", "address", "lowPercent", "criticalPercent", "powerOffWhenCritical"]) else { return nil }
+        guard let m = members(v, "battery", allowed: ["gauge", "name", "bus", "address", "lowPercent", "criticalPercent", "powerOffWhenCritical", "intervalSeconds"]) else { return nil }
         let l = v.line
         guard let (g, _) = m["gauge"] else {
             problem(l, "battery.gauge", "missing (required); allowed: \(BatteryWiring.gaugeNames.joined(separator: ", "))")
@@ -300,11 +300,13 @@ extension BoardValidator {
             problem(m["criticalPercent"]?.0.line ?? l, "battery.criticalPercent", "\(critical) is not below lowPercent (\(low)); allowed: less than lowPercent")
         }
         let powerOff = bool(m, "powerOffWhenCritical", "battery.powerOffWhenCritical", default: true)
-        guard let gauge, let low, let critical, critical < low else { return nil }
+        let interval = int(m, "intervalSeconds", "battery.intervalSeconds", range: 10...3600, required: nil, default: 120, allowedText: "10-3600 seconds")
+        guard let gauge, let low, let critical, critical < low, let interval else { return nil }
         var wiring = BatteryWiring(gauge: gauge)
         wiring.lowPercent = low
         wiring.criticalPercent = critical
         wiring.powerOffWhenCritical = powerOff
+        wiring.interval = .seconds(interval)
         return wiring
     }
 

@@ -21,11 +21,11 @@ extension WatchDaemon {
             logger.error("battery: \(error); the watch runs without its battery level")
             return nil
         }
-        logger.info("battery: \(gauge.location), low at \(wiring.lowPercent)%, critical at \(wiring.criticalPercent)%"
+        logger.info("battery: \(gauge.location), read every \(wiring.interval), low at \(wiring.lowPercent)%, critical at \(wiring.criticalPercent)%"
             + (wiring.powerOffWhenCritical ? " (powers off)" : ""))
-        let monitor = BatteryMonitor(gauge: gauge, loop: loop, interval: options.batteryInterval)
+        let monitor = BatteryMonitor(gauge: gauge, loop: loop, interval: wiring.interval)
         monitor.readingHandler = { [unowned(unsafe) watch] reading in watch.watchBatteryRead(reading) }
-        let interval = options.batteryInterval
+        let interval = wiring.interval
         monitor.failureHandler = { [logger] error in
             if let error {
                 logger.warning("battery: cannot read \(gauge.location): \(error); trying again every \(interval)")

@@ -65,8 +65,6 @@ public final class WatchDaemon {
         /// by default `$RUNTIME_DIRECTORY/power-off`, which the package's
         /// `wristcore-poweroff.path` unit watches (docs/battery.md).
         public var powerOffRequestPath: String?
-        /// How often the battery gauge is read.
-        public var batteryInterval = BatteryMonitor.defaultInterval
         public init() {}
     }
 

@@ -17,14 +17,15 @@ import Testing
     @Test func aMAX17048OnABusWithTheDefaults() throws {
         let b = try #require(try BoardLoader.parse(board(#"{ "gauge": "max17048", "bus": 1 }"#), file: "t.json").battery)
         #expect(b.gauge == .max17048(bus: 1, address: 0x36))
-        #expect(b.lowPercent == 15 && b.criticalPercent == 5 && b.powerOffWhenCritical)
+        #expect(b.lowPercent == 15 && b.criticalPercent == 5 && b.powerOffWhenCritical && b.interval == .seconds(120))
     }
 
     @Test func aMAX17043AtAnotherAddressWithItsOwnLevels() throws {
-        let text = board(#"{ "gauge": "max17043", "bus": 3, "address": "0x37", "lowPercent": 20, "criticalPercent": 8, "powerOffWhenCritical": false }"#)
+        let text = board(#"{ "gauge": "max17043", "bus": 3, "address": "0x37", "lowPercent": 20, "criticalPercent": 8, "powerOffWhenCritical": false, "intervalSeconds": 30 }"#)
         let b = try #require(try BoardLoader.parse(text, file: "t.json").battery)
         #expect(b.gauge == .max17043(bus: 3, address: 0x37))
         #expect(b.lowPercent == 20 && b.criticalPercent == 8 && !b.powerOffWhenCritical)
+        #expect(b.interval == .seconds(30))
     }
 
     @Test func aPowerSupplyByNameOrTheFirstBattery() throws {
@@ -43,6 +44,7 @@ import Testing
             (#"{ "gauge": "power-supply", "name": "../../etc" }"#, "battery.name: \"../../etc\" is not a power supply's name"),
             (#"{ "gauge": "max17048", "bus": 1, "criticalPercent": 15 }"#, "battery.criticalPercent: 15 is not below lowPercent (15)"),
             (#"{ "gauge": "max17048", "bus": 1, "lowPercent": 80 }"#, "battery.lowPercent:"),
+            (#"{ "gauge": "max17048", "bus": 1, "intervalSeconds": 1 }"#, "battery.intervalSeconds:"),
             (#"{ "gauge": "max17048", "bus": 1, "volts": 3 }"#, "battery.volts: unknown field; allowed: gauge, name, bus, address"),
         ]
         for (battery, expected) in cases {

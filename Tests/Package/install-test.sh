@@ -190,6 +190,8 @@ check "unit: systemd-analyze verify" in_root "systemd-analyze verify /lib/system
 check "unit: runs /usr/bin/wristcore" in_root "grep -q '^ExecStart=/usr/bin/wristcore run --board /etc/wristcore/board.json' /lib/systemd/system/wristcore.service"
 check "unit: waits for a board (ConditionPathExists)" in_root "grep -qx 'ConditionPathExists=/etc/wristcore/board.json' /lib/systemd/system/wristcore.service"
 check "unit: not enabled by the install" in_root "! systemctl is-enabled --quiet wristcore.service"
+check "unit: the empty-battery power-off path and service, verified" in_root "systemd-analyze verify /lib/systemd/system/wristcore-poweroff.path /lib/systemd/system/wristcore-poweroff.service"
+check "unit: the path watches /run/wristcore/power-off, pulled in by wristcore.service" in_root "grep -qx 'PathExists=/run/wristcore/power-off' /lib/systemd/system/wristcore-poweroff.path && grep -qx 'Wants=wristcore-poweroff.path' /lib/systemd/system/wristcore.service && grep -qx 'RuntimeDirectory=wristcore' /lib/systemd/system/wristcore.service"
 
 out=$(in_root "wristcore run --board sim --duration 1" 2>&1); rc=$?
 if [ $rc = 0 ] && grep -q 'ANCS' <<<"$out"; then pass "wristcore run --board sim --duration 1"; else fail "wristcore run --board sim --duration 1 (exit $rc)" "$out"; fi

@@ -60,14 +60,14 @@ log "bluetooth: hci$BT_WATCH_INDEX $BT_WATCH_ADDR (watch, A), hci$BT_PHONE_INDEX
 
 # --- I2C: the stub chip at the OLED's address, as /dev/i2c-N
 modprobe i2c-dev
-modprobe i2c-stub chip_addr=0x3c
+modprobe i2c-stub chip_addr=0x3c,0x36  # the OLED, and a MAX17048 fuel gauge
 I2C_BUS=""
 for d in /sys/bus/i2c/devices/i2c-*; do
     [ "$(cat "$d/name" 2>/dev/null)" = "SMBus stub driver" ] && I2C_BUS="${d##*-}"
 done
 [ -n "$I2C_BUS" ] || fail "no i2c-stub adapter in /sys/bus/i2c/devices"
 wait_for 5 test -e "/dev/i2c-$I2C_BUS" || fail "/dev/i2c-$I2C_BUS did not appear (i2c-dev)"
-log "i2c: stub is bus $I2C_BUS (/dev/i2c-$I2C_BUS), chip at 0x3c"
+log "i2c: stub is bus $I2C_BUS (/dev/i2c-$I2C_BUS), chips at 0x3c (OLED) and 0x36 (fuel gauge)"
 
 # --- GPIO: gpio-sim, one chip labelled like a SoC controller, lines named like a board's
 insmod "$KO"

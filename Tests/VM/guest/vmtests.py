@@ -32,6 +32,7 @@ import os
 import re
 import signal
 import socket
+import stat as statmod
 import subprocess
 import sys
 import threading
@@ -1336,6 +1337,53 @@ def main():
     for p in ("watch", "phone"):
         if p in ctx:
             ctx[p].stop()
+
+    def fuel_gauge():
+        """Issue 25 item 2: a MAX17048 fuel gauge, emulated by a second
+        i2c-stub chip at 0x36, read by the sandboxed daemon over the real
+        i2c-dev with SMBus word reads: the level in the harness state, the
+        low-battery notice, and at the critical level the power-off request
+        in the runtime directory (owner-only) that wristcore-poweroff.path
+        watches."""
+        def word(reg, value):
+            # The chip sends its high byte first; an SMBus word is low byte first.
+            swapped = ((value & 0xFF) << 8) | (value >> 8)
+            sh(f"i2cset -y {I2C_BUS} 0x36 {reg:#04x} {swapped:#06x} w", check=True)
+        word(0x08, 0x0012)          # VERSION: a MAX17048
+        word(0x02, 48640)           # VCELL: 48640 x 78.125 uV = 3.800 V
+        word(0x04, 42 << 8)         # SOC: 42 %
+        word(0x16, 0xFFEC)          # CRATE: -20 x 0.208 %/h, discharging
+        board = write_board(os.path.join(CONF, "vm-board-battery.json"), [(
+            '"bluetooth":', f'"battery": {{ "gauge": "max17048", "bus": {I2C_BUS}, "intervalSeconds": 10 }},\n  "bluetooth":')])
+        request = os.path.join(RUN_DIR, "power-off")
+        if os.path.exists(request):
+            os.unlink(request)
+        # As systemd would set it for RuntimeDirectory=wristcore.
+        ctx["watch"] = watch = Proc("watch-battery", daemon_argv(board), env=dict(os.environ, RUNTIME_DIRECTORY=RUN_DIR))
+        h = Harness()
+        b = wait_until(lambda: h.state().get("battery"), T_LINK)
+        expect(b and b["percent"] == 42 and b["charging"] is False and b["millivolts"] == 3800,
+               f"the gauge's first reading: {b}\nwatch:\n{watch.tail()}")
+        expect(watch.matches(r"battery: MAX17048 at 0x36 on /dev/i2c-"), f"no battery line in the log:\n{watch.tail()}")
+        word(0x04, 14 << 8)
+        b = wait_until(lambda: h.state()["battery"]["percent"] == 14 and h.state(), T_LINK)
+        expect(b and b["screen"] == "message", f"no low-battery notice at 14 %: {b}")
+        word(0x16, 0x0064)          # CRATE: +20.8 %/h, charging
+        b = wait_until(lambda: h.state()["battery"]["charging"] and h.state()["battery"], T_LINK)
+        expect(b, f"charging not seen: {h.state()}")
+        expect(not os.path.exists(request), "a power-off request while charging")
+        word(0x16, 0xFFEC)
+        word(0x04, 4 << 8)          # 4 %: below the critical 5 %
+        expect(wait_until(lambda: os.path.exists(request), T_LINK), f"no power-off request at 4 %:\n{watch.tail()}")
+        st = os.lstat(request)
+        expect(statmod.S_ISREG(st.st_mode) and st.st_mode & 0o777 == 0o600, f"request mode {oct(st.st_mode)}")
+        if SANDBOX:
+            expect(st.st_uid == DAEMON_UID, f"request owned by {st.st_uid}, not the daemon's user")
+        expect(watch.matches(r"battery empty: asked the system to power off"), f"no log line:\n{watch.tail()}")
+        watch.stop()
+        os.unlink(request)
+    tap.run("i2c: a MAX17048 fuel gauge on i2c-stub: read over i2c-dev, the low notice, charging, and the power-off request at the critical level",
+            fuel_gauge, r_inst)
 
     def no_denials():
         """Every daemon above ran with --log-denials: the kernel logged each call
