@@ -35,10 +35,23 @@ public struct Doctor {
         r.ok("board \(board.source): \(board.name)")
         checkI2C(&r)
         checkGPIO(&r)
+        checkBattery(&r)
         checkBluetooth(&r)
         checkPrivileges(&r)
         checkStateDirectory(&r)
         return r
+    }
+
+    /// The board's battery gauge, read once (a board without one: nothing).
+    /// A failure is a warning: the watch runs without its level.
+    func checkBattery(_ r: inout Report) {
+        guard let wiring = board.battery else { return }
+        switch system.readBattery(wiring) {
+        case .success(let b):
+            r.ok("battery \(b.percent)%\(b.charging ? ", charging" : "")\(b.millivolts.map { ", \($0) mV" } ?? "")")
+        case .failure(let e):
+            r.warn("battery: \(e) (the watch runs without its level; docs/battery.md)")
+        }
     }
 
     static func hex(_ a: UInt8) -> String { "0x" + String(a, radix: 16, uppercase: true) }

@@ -30,6 +30,8 @@ public protocol DoctorSystem: AnyObject {
     func owner(_ path: String) -> FileOwner?
     /// "wristcore (uid 999)".
     func userName(_ uid: UInt32) -> String
+    /// One reading of the board's battery gauge, or why it failed.
+    func readBattery(_ wiring: BatteryWiring) -> Result<BatteryReading, HALError>
 }
 
 public enum GPIOLineStatus: Equatable, Sendable {

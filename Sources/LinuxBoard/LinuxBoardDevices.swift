@@ -76,6 +76,11 @@ public final class LinuxBoardDevices: BoardDevices {
     /// with the buttons), keeps bonds, and hands each accepted L2CAP ATT link
     /// to the watch.
     public func openBattery(_ wiring: BatteryWiring) throws(HALError) -> any BatteryGauge {
+        try Self.openGauge(wiring)
+    }
+
+    /// The gauge the board file names, opened (the daemon and `doctor`).
+    static func openGauge(_ wiring: BatteryWiring) throws(HALError) -> any BatteryGauge {
         switch wiring.gauge {
         case .powerSupply(let name):
             return try PowerSupplyBattery(name: name)

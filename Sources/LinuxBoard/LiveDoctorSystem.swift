@@ -11,6 +11,14 @@ public final class LiveDoctorSystem: DoctorSystem {
     public func deviceAccess(_ path: String) -> SystemProbe.Access { SystemProbe.deviceAccess(path) }
     public func exists(_ path: String) -> Bool { SystemProbe.exists(path) }
 
+    public func readBattery(_ wiring: BatteryWiring) -> Result<BatteryReading, HALError> {
+        do throws(HALError) {
+            return .success(try LinuxBoardDevices.openGauge(wiring).read())
+        } catch {
+            return .failure(error)
+        }
+    }
+
     public func probeI2C(path: String, address: UInt8) -> HALError? {
         do {
             let device = try I2CDevice(path: path, address: address)

@@ -39,6 +39,8 @@ final class FakeDoctorSystem: DoctorSystem {
         }()
     }
     func bluetoothAdapter(hciIndex: Int) -> BluetoothAdapterStatus { adapter }
+    var battery: Result<BatteryReading, HALError> = .success(BatteryReading(percent: 64, charging: false, millivolts: 3861))
+    func readBattery(_ wiring: BatteryWiring) -> Result<BatteryReading, HALError> { battery }
     func isProcessRunning(_ command: String) -> Bool { processes.contains(command) }
     func isWritableDirectory(_ path: String) -> Bool { writable.contains(path) }
     var unsafe: [String: HALError] = [:]
@@ -82,6 +84,20 @@ final class FakeDoctorSystem: DoctorSystem {
     @Test func healthyMachinePasses() {
         let report = Doctor(board: board, system: FakeDoctorSystem()).check()
         #expect(report.lines == Self.healthy)
+        #expect(!report.failed)
+    }
+
+    @Test func aBoardWithABatteryReadsItOnceAndWarnsWhenItCannot() {
+        var b = board
+        b.battery = BatteryWiring(gauge: .max17048(bus: 1, address: 0x36))
+        let system = FakeDoctorSystem()
+        var report = Doctor(board: b, system: system).check()
+        #expect(report.lines[5] == "ok    battery 64%, 3861 mV")
+        #expect(Array(report.lines[6...]) == Array(Self.healthy[5...]))
+        system.battery = .failure(HALError(operation: "select 0x36 on /dev/i2c-1", errno: 16, reason: "Device or resource busy",
+                                           hint: "a kernel driver already owns this fuel gauge"))
+        report = Doctor(board: b, system: system).check()
+        #expect(report.lines[5] == "WARN  battery: select 0x36 on /dev/i2c-1: Device or resource busy; a kernel driver already owns this fuel gauge (the watch runs without its level; docs/battery.md)")
         #expect(!report.failed)
     }
 
