@@ -114,7 +114,7 @@ let package = Package(
             name: "Watch",
             dependencies: [
                 "BoardConfig", "WearerSettings", "PhoneServices", "Notifications", "AMS", "PhoneFeeds", "Screens", "Graphics", "Display", "Input",
-                "Haptics", "Loop", "HAL", "Log",
+                "Haptics", "Power", "Loop", "HAL", "Log",
             ]),
         .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "AMS", "Gadgetbridge", "HAL", "TextFormat"]),
 

@@ -27,4 +27,14 @@ public enum PathText {
     public static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
+
+    /// The path of a `unix:PATH` endpoint option (`--harness`, `--phone`);
+    /// nil when the option was not given.
+    public static func unixEndpoint(_ spec: String?, flag: String) throws(WristCoreFailure) -> String? {
+        guard let spec else { return nil }
+        guard spec.hasPrefix("unix:"), spec.count > 5 else {
+            throw WristCoreFailure("\(flag) takes unix:PATH (for example \(flag) unix:/tmp/wristcore-\(flag.dropFirst(2)).sock), not '\(spec)'", exitCode: WristCoreExit.usageOrConfiguration)
+        }
+        return String(spec.dropFirst(5))
+    }
 }

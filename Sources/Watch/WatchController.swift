@@ -73,7 +73,7 @@ public final class WatchController {
     public var displayTransport: any I2CTransport { driver.transport }
 
     private let loop: any EventLoop
-    private let logger: Logger
+    let logger: Logger
     /// The panel: render, flush, power.
     private let display: DisplayPipeline
     /// The minute tick and the system-clock option.
@@ -262,19 +262,6 @@ public final class WatchController {
         }
     }
 
-    /// A reading of the watch's battery gauge (the daemon's battery
-    /// monitor). A change of level or charging is told to Gadgetbridge too.
-    public func watchBatteryRead(_ reading: BatteryReading) {
-        let before = model.watchBattery
-        model.watchBatteryRead(reading, now: loop.now)
-        if let session, session.gadgetbridge.isActive,
-            before?.percent != reading.percent || before?.charging != reading.charging
-        {
-            session.gadgetbridge.sendBatteryStatus(reading)
-        }
-        afterInput()
-    }
-
     /// The phone looks for the watch (Gadgetbridge's "Find device"): it rings
     /// and says so until the phone stops, or a button is pressed.
     private func findWatch(_ on: Bool) {
@@ -311,7 +298,7 @@ public final class WatchController {
     /// back what could not be done (an action or a Remote Command not sent),
     /// until nothing is left; then keeps the model's timer at its next
     /// deadline. Every input ends here.
-    private func afterInput() {
+    func afterInput() {
         while model.hasEffects { apply(model.takeEffects()) }
         modelTimer.follow(model.nextDeadline)
     }

@@ -49,7 +49,7 @@ public struct BoardDevicesFactory {
     /// simulated phone, on Unix sockets.
     public static var simulated: BoardDevicesFactory {
         BoardDevicesFactory { context throws(WristCoreFailure) in
-            let phonePath = try WatchDaemon.endpointPath(context.options.phoneEndpoint, flag: "--phone")
+            let phonePath = try PathText.unixEndpoint(context.options.phoneEndpoint, flag: "--phone")
             return SimulatedBoardDevices(
                 board: context.board, loop: context.loop, sockets: UnixLocalSockets(), logger: context.logger,
                 options: .init(

@@ -14,7 +14,7 @@ extension WatchDaemon {
 
     /// The path of a `unix:PATH` endpoint option (`--harness`, `--phone`).
     public static func unixEndpointPath(_ spec: String?, flag: String) throws(WristCoreFailure) -> String? {
-        try endpointPath(spec, flag: flag)
+        try PathText.unixEndpoint(spec, flag: flag)
     }
 
     /// What the panel shows while running (nil before `start` and after `stop`).

@@ -155,7 +155,7 @@ public final class WatchDaemon {
     /// The phone link's last status, for STATUS= (with the ANCS health).
     private var phoneLinkStatus: String?
     /// What the last STATUS= said about ANCS, to build the text only on a change.
-    private var healthStatusKey: HealthStatusKey?
+    private var healthStatusKey: WatchController.HealthStatusKey?
     private var loop: EpollLoop?
 
     /// Opens the devices and starts the watch on `loop` without running it
@@ -182,7 +182,7 @@ public final class WatchDaemon {
             watch.model.userSettings = userSettings
             if options.keepsDoNotDisturb { keepDoNotDisturb(watch, loop: loop) }
             buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
-            if let path = try Self.endpointPath(options.harnessEndpoint, flag: "--harness") {
+            if let path = try PathText.unixEndpoint(options.harnessEndpoint, flag: "--harness") {
                 let server: HarnessServer
                 do throws(HALError) {
                     server = try HarnessServer(path: path, sockets: UnixLocalSockets(), loop: loop, logger: logger, hooks: harnessHooks(watch))
@@ -385,15 +385,6 @@ public final class WatchDaemon {
         }
     }
 
-    /// The path of a `unix:PATH` endpoint option.
-    static func endpointPath(_ spec: String?, flag: String) throws(WristCoreFailure) -> String? {
-        guard let spec else { return nil }
-        guard spec.hasPrefix("unix:"), spec.count > 5 else {
-            throw WristCoreFailure("\(flag) takes unix:PATH (for example \(flag) unix:/tmp/wristcore-\(flag.dropFirst(2)).sock), not '\(spec)'", exitCode: WristCoreExit.usageOrConfiguration)
-        }
-        return String(spec.dropFirst(5))
-    }
-
     private func harnessHooks(_ watch: WatchController) -> HarnessServer.Hooks {
         var hooks = HarnessServer.Hooks(
             setButton: { [lifetime, unowned(unsafe) self] role, active in !lifetime.isOver && self.setButton(role, active: active) },
@@ -476,7 +467,7 @@ extension WatchDaemon {
     func refreshStatus() {
         guard let systemd else { return }
         var text = phoneLinkStatus ?? "running on \(board.name)"
-        if let watch, watch.session != nil { text += "; " + Self.healthStatus(watch) }
+        if let watch, watch.session != nil { text += "; " + watch.healthStatus }
         systemd.setStatus(text)  // sent only when it changed
     }
 
@@ -495,43 +486,10 @@ extension WatchDaemon {
 
     private func refreshHealthStatus() {
         guard let watch else { return }
-        let key = HealthStatusKey(watch)
+        let key = watch.healthStatusKey
         guard key != healthStatusKey else { return }
         healthStatusKey = key
         refreshStatus()
-    }
-
-    /// Everything `healthStatus` says, as values (no text).
-    struct HealthStatusKey: Equatable {
-        var connected: Bool
-        var state: ANCSHealth.State
-        var lastResult: ANCSHealth.Result
-        var counts: InlineArray<4, Int>
-        var ageMinutes: Int64?
-
-        init(_ watch: WatchController) {
-            let h = watch.notifications.health
-            connected = watch.session != nil
-            state = h.state
-            lastResult = h.lastResult
-            counts = [h.probes, h.probesUnanswered, h.resubscribes, h.resubscribeFailures]
-            ageMinutes = h.notificationSourceAge(at: watch.now).map { $0.components.seconds / 60 }
-        }
-
-        static func == (a: Self, b: Self) -> Bool {
-            a.connected == b.connected && a.state == b.state && a.lastResult == b.lastResult && a.ageMinutes == b.ageMinutes
-                && a.counts[0] == b.counts[0] && a.counts[1] == b.counts[1] && a.counts[2] == b.counts[2]
-                && a.counts[3] == b.counts[3]
-        }
-    }
-
-    /// "ANCS ok: last notification event 4 min ago, 12 probes (0
-    /// unanswered), 1 re-subscriptions (0 failed), last check: probeAnswered".
-    static func healthStatus(_ watch: WatchController) -> String {
-        let h = watch.notifications.health
-        let age = h.notificationSourceAge(at: watch.now).map { "\($0.components.seconds / 60) min ago" } ?? "none yet"
-        return "ANCS \(h.state.rawValue): last notification event \(age), \(h.probes) probes (\(h.probesUnanswered) unanswered), "
-            + "\(h.resubscribes) re-subscriptions (\(h.resubscribeFailures) failed), last check: \(h.lastResult.rawValue)"
     }
 
     /// The supervisor when systemd (or a test, `Options.systemdNotify`) listens.

@@ -99,7 +99,7 @@ import Watch
         #expect(a["resubscribeFailures"] as? Int == 0)
         #expect(a["lastResult"] as? String == "resubscribed" || a["lastResult"] as? String == "probeAnswered")
         #expect(a["state"] as? String == "ok")
-        let status = WatchDaemon.healthStatus(rig.watch)
+        let status = rig.watch.healthStatus
         #expect(status.hasPrefix("ANCS ok: last notification event "), "\(status)")
         #expect(status.contains("1 re-subscriptions (0 failed)"), "\(status)")
     }

@@ -1,0 +1,38 @@
+import Notifications
+
+/// The notification source's health in words, for systemd's STATUS=
+/// (`systemctl status wristcore`), and as values to tell when the words
+/// would change.
+extension WatchController {
+    /// Everything `healthStatus` says, as values (no text).
+    public struct HealthStatusKey: Equatable {
+        var connected: Bool
+        var state: NotificationSourceHealth.State
+        var lastResult: NotificationSourceHealth.Result
+        var counts: InlineArray<4, Int>
+        var ageMinutes: Int64?
+
+        public static func == (a: Self, b: Self) -> Bool {
+            a.connected == b.connected && a.state == b.state && a.lastResult == b.lastResult && a.ageMinutes == b.ageMinutes
+                && a.counts[0] == b.counts[0] && a.counts[1] == b.counts[1] && a.counts[2] == b.counts[2]
+                && a.counts[3] == b.counts[3]
+        }
+    }
+
+    public var healthStatusKey: HealthStatusKey {
+        let h = notifications.health
+        return HealthStatusKey(
+            connected: session != nil, state: h.state, lastResult: h.lastResult,
+            counts: [h.probes, h.probesUnanswered, h.resubscribes, h.resubscribeFailures],
+            ageMinutes: h.notificationSourceAge(at: now).map { $0.components.seconds / 60 })
+    }
+
+    /// "ANCS ok: last notification event 4 min ago, 12 probes (0
+    /// unanswered), 1 re-subscriptions (0 failed), last check: probeAnswered".
+    public var healthStatus: String {
+        let h = notifications.health
+        let age = h.notificationSourceAge(at: now).map { "\($0.components.seconds / 60) min ago" } ?? "none yet"
+        return "ANCS \(h.state.rawValue): last notification event \(age), \(h.probes) probes (\(h.probesUnanswered) unanswered), "
+            + "\(h.resubscribes) re-subscriptions (\(h.resubscribeFailures) failed), last check: \(h.lastResult.rawValue)"
+    }
+}
