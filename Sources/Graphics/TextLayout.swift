@@ -25,11 +25,11 @@ public struct TextLine: Equatable, Sendable {
 ///   glyphs when a font has them (`Composition`), so NFD looks like NFC;
 /// - takes each character from the first font of the chain that has it and
 ///   draws a box for a character no font has;
+/// - shapes Arabic (`ArabicShaping`): each letter in the form its neighbours
+///   call for, lam-alef as one ligature, decided in logical order;
 /// - right-to-left lines (Hebrew, Arabic) are drawn right to left, with
 ///   left-to-right runs (numbers, Latin words) kept in order inside them: a
-///   simplified bidi (first strong character decides). Arabic is not shaped:
-///   the shipped fonts have no presentation forms (U+FB50-FDFF, U+FE70-FEFF),
-///   so every letter is drawn in its isolated form, unjoined.
+///   simplified bidi (first strong character decides).
 ///
 /// The line table is allocated once (`capacity`); `layout` and `draw`
 /// allocate nothing, so a notification can be laid out on every frame.
@@ -411,9 +411,13 @@ public final class TextLayout {
         if base == 0x0D && j < text.count && text[j] == 0x0A { return (j + 1, base) }
         if base == 0x0A || base == 0x0D { return (j, base) }
         var joinNext = false
+        // Lam takes the alef after it into one ligature (لا): one cluster,
+        // so no line break or reordering separates them.
+        var alefJoins = base == 0x0644
         while j < text.count {
             let (s, l) = UTF8Decoder.decode(text, at: j)
-            if CharacterClass.isExtending(s) || joinNext {
+            if CharacterClass.isExtending(s) || joinNext || (alefJoins && ArabicShaping.isLigatingAlef(s)) {
+                if ArabicShaping.isLigatingAlef(s) { alefJoins = false }
                 joinNext = s == 0x200D
                 j += l
             } else {
@@ -462,6 +466,14 @@ public final class TextLayout {
                 scalar = c.scalar
                 i = c.next
                 composed = c
+            } else if ArabicShaping.isShapingCandidate(scalar) {
+                // Arabic letters take the form their neighbours call for
+                // (logical order, the whole text); an alef inside a lam-alef
+                // ligature was drawn with the lam.
+                switch ArabicShaping.shape(scalar, in: text, start: i - len, end: i, fonts: fonts) {
+                case .draw(let shaped): scalar = shaped
+                case .ligated: continue
+                }
             }
             if let found = fonts.lookup(scalar) {
                 mask |= 1 << UInt32(found.font)

@@ -1,8 +1,9 @@
 import AMS
 import Graphics
 
-/// The play state glyphs of the Now Playing screen (7x7, on the 6x10
-/// font's digit rows): what the player is doing now, not what a press does.
+/// The glyphs of the Now Playing screen (7x7, on the 6x10 font's digit
+/// rows): the play state, what the player is doing now, not what a press
+/// does; and the speaker of the volume bar.
 enum MediaIcons {
     static let playing = Bitmap(rows: [
         "##.....",
@@ -42,6 +43,17 @@ enum MediaIcons {
         "###.###",
         ".##..##",
         "..#...#",
+    ])
+
+    /// A speaker cone and one sound wave.
+    static let speaker = Bitmap(rows: [
+        "...#...",
+        "..##.#.",
+        "####..#",
+        "####..#",
+        "####..#",
+        "..##.#.",
+        "...#...",
     ])
 
     static func glyph(_ state: PlaybackState) -> Bitmap {

@@ -5,7 +5,8 @@ import HAL
 /// The Now Playing screen (docs/screens.md): the status bar and the player's
 /// name (128x64 only), the title (two lines at 128x64, one at 128x32), the
 /// artist, and a progress line: the play state glyph, elapsed m:ss, a bar
-/// and the duration (no bar and no duration while the duration is unknown).
+/// and the duration (no bar and no duration while the duration is unknown);
+/// the volume bar takes the progress line's place while it is up.
 /// Text is drawn from the media state's fixed storage, numbers from the
 /// scratch buffer: nothing allocates.
 extension ScreenRenderer {
@@ -19,12 +20,12 @@ extension ScreenRenderer {
             return drawNotice(Self.nothingPlaying.rawBytes, status: status, into: fb)
         }
         let media = content.media
-        // Rows: (title top, title lines, artist baseline, progress baseline, notice band top).
-        let titleTop: Int, titleLines: Int, artistBaseline: Int, progressBaseline: Int, bandTop: Int
+        // Rows: (title top, title lines, progress baseline, notice band top).
+        let titleTop: Int, titleLines: Int, progressBaseline: Int, bandTop: Int
         if isCompact {
-            (titleTop, titleLines, artistBaseline, progressBaseline, bandTop) = (0, 1, 22, height, 13)
+            (titleTop, titleLines, progressBaseline, bandTop) = (0, 1, height, 13)
         } else {
-            (titleTop, titleLines, artistBaseline, progressBaseline, bandTop) = (21, 2, 55, height, 11)
+            (titleTop, titleLines, progressBaseline, bandTop) = (21, 2, height, 11)
             drawStatusBar(status, into: fb)
             if content.notice == nil {
                 _ = media.playerName.withUTF8 { name in
@@ -32,31 +33,72 @@ extension ScreenRenderer {
                 }
             }
         }
-        media.title.withUTF8 { drawMediaTitle($0, top: titleTop, lines: titleLines, into: fb) }
+        // At 128x32 the notice takes the artist's place.
+        let withArtist = content.notice == nil || !isCompact
+        media.artist.withUTF8 { artist in
+            media.title.withUTF8 { title in
+                let rows = nowPlayingRows(
+                    title, artist: withArtist ? artist : UnsafeRawBufferPointer(start: nil, count: 0),
+                    titleTop: titleTop, titleLines: titleLines, progressBaseline: progressBaseline)
+                if !title.isEmpty {
+                    titleLayout.draw(title, fonts: fonts.body, into: fb, x: 1, y: rows.titleY, alignment: .center)
+                }
+                if let baseline = rows.artistBaseline {
+                    artistLayout.draw(artist, fonts: fonts.small, into: fb, x: 0, y: baseline - artistLayout.ascent,
+                                      alignment: .center)
+                }
+            }
+        }
         if let notice = content.notice {
             fill(fb, Rect(x: 0, y: bandTop, width: width, height: 10))
             line(fb, notice.text, fonts.small, x: 0, baseline: bandTop + 8, maxWidth: width, alignment: .center, ink: .off)
         }
-        if content.notice == nil || !isCompact {
-            _ = media.artist.withUTF8 { artist in
-                line(fb, artist, fonts.small, x: 0, baseline: artistBaseline, maxWidth: width, alignment: .center)
-            }
+        if let bar = content.volumeBar {
+            drawVolumeBar(bar, percent: media.volumePercent, baseline: progressBaseline, into: fb)
+        } else {
+            drawProgress(media, now: content.now, baseline: progressBaseline, into: fb)
         }
-        drawProgress(media, now: content.now, baseline: progressBaseline, into: fb)
     }
 
-    /// The title centred in `lines` rows of the body font from `top`; a
-    /// single line sits in the middle of the band. Two lines of CJK (1 px
-    /// of leading each, taller) that overflow the band become one.
-    private func drawMediaTitle(_ title: UnsafeRawBufferPointer, top: Int, lines: Int, into fb: Framebuffer) {
-        guard !title.isEmpty else { return }
-        let band = lines * 13
-        titleLayout.layout(title, fonts: fonts.body, width: width - 2, maxLines: lines)
-        if titleLayout.lineCount > 1 && titleLayout.height() > band + 1 {
+    /// The artist's line (the detail screen's subtitle layout, free here).
+    private var artistLayout: TextLayout { subtitleLayout }
+
+    /// Lays out the title and the artist and places them: the title centred
+    /// in `titleLines` rows of the body font from `titleTop` (two CJK lines,
+    /// taller, become one; so do two lines above a CJK artist), the artist
+    /// on its baseline above the progress line. CJK and emoji glyphs fill
+    /// their whole 16-row cell, so when either line has them a blank row is
+    /// kept between the two and above the progress line, as the detail
+    /// screen's leading does: the title moves up, and where it still does
+    /// not fit (128x32) the artist is left out. Latin lines keep their places.
+    private func nowPlayingRows(
+        _ title: UnsafeRawBufferPointer, artist: UnsafeRawBufferPointer, titleTop: Int, titleLines: Int,
+        progressBaseline: Int
+    ) -> (titleY: Int, artistBaseline: Int?) {
+        var artistBaseline = isCompact ? 22 : 55
+        var artistTop = Int.max
+        artistLayout.layout(artist, fonts: fonts.small, width: width, maxLines: 1)
+        if artistLayout.lineCount > 0 {
+            if artistLayout.leading > 0 {
+                // Its last row stays clear of the progress line's top (the glyph's and the digits').
+                let descent = artistLayout.lineHeight - artistLayout.leading - artistLayout.ascent
+                artistBaseline = min(artistBaseline, progressBaseline - MediaIcons.playing.height - 1 - descent)
+            }
+            artistTop = artistBaseline - artistLayout.ascent
+        }
+        guard !title.isEmpty else { return (0, artistTop == Int.max ? nil : artistBaseline) }
+        titleLayout.layout(title, fonts: fonts.body, width: width - 2, maxLines: titleLines)
+        let gap = titleLayout.leading > 0 || artistLayout.leading > 0 ? 1 : 0
+        let band = titleLines * 13
+        let room = artistTop == Int.max ? band : min(band, artistTop - gap - titleTop)
+        if titleLayout.lineCount > 1 && titleLayout.height() > room {
             titleLayout.layout(title, fonts: fonts.body, width: width - 2, maxLines: 1)
         }
-        let y = top + max(0, (band - titleLayout.height()) / 2)
-        titleLayout.draw(title, fonts: fonts.body, into: fb, x: 1, y: y, alignment: .center)
+        let h = titleLayout.height()
+        var y = titleTop + max(0, (band - h) / 2)
+        guard artistTop != Int.max else { return (y, nil) }
+        y = max(titleTop, min(y, artistTop - gap - h))
+        return (y, y + h + gap <= artistTop ? artistBaseline : nil)
     }
 
     /// The progress line with the small font's baseline at `baseline`: the

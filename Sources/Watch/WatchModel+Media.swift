@@ -11,7 +11,8 @@ import Screens
 /// A command that cannot be sent, or that the phone refuses, puts a short
 /// notice on the screen ("Could not skip") until the next command, a new
 /// track, or leaving. When AMS goes away the screen stays and says
-/// "Nothing playing"; the negative button goes back to the clock.
+/// "Nothing playing"; the negative button goes back to the clock. A new
+/// volume, or a volume press, shows a bar for a moment (WatchModel+VolumeBar).
 extension WatchModel {
     /// An event from the phone's AMS client; `state` is the session's media
     /// state after it. Redraws only while Now Playing is on screen (the
@@ -24,9 +25,12 @@ extension WatchModel {
         case .unavailable:
             media.reset()
             mediaNotice = nil
+            hideVolumeBar()
         case .changed(let what):
+            let volumeBefore = media.volumePercent
             media = state
             if what.contains(.track) { mediaNotice = nil }
+            if what.contains(.volume) { volumeReported(old: volumeBefore, new: state.volumePercent, now: now) }
         case .commandFailed(let command, _):
             guard screen == .nowPlaying else { return }
             mediaNotice = MediaNotice(failed: command, playing: isMediaPlaying)
@@ -37,7 +41,7 @@ extension WatchModel {
     /// The phone's media state at the last event, and the notice: what the
     /// Now Playing screen draws at `now`.
     public func nowPlayingContent(now: MonotonicInstant) -> NowPlayingContent {
-        NowPlayingContent(media: media, now: now, notice: mediaNotice)
+        NowPlayingContent(media: media, now: now, notice: mediaNotice, volumeBar: volumeBar)
     }
 
     /// The clock's (or waiting screen's) negative press opens Now Playing
@@ -48,11 +52,12 @@ extension WatchModel {
 
     func openNowPlaying() {
         mediaNotice = nil
+        hideVolumeBar()
         screen = .nowPlaying
     }
 
     /// A gesture on the Now Playing screen.
-    func nowPlayingButton(_ role: ButtonRole, _ gesture: ButtonGesture) {
+    func nowPlayingButton(_ role: ButtonRole, _ gesture: ButtonGesture, now: MonotonicInstant) {
         switch (role, gesture) {
         case (.positive, .press), (.select, _):
             sendRemoteCommand(playPauseCommand)
@@ -61,11 +66,15 @@ extension WatchModel {
         case (.positive, .doublePress):
             sendRemoteCommand(.previousTrack)
         case (.up, _):
+            // The bar shows the level the phone knew; its report of the new one moves it.
+            if media.hasPlayer { showVolumeBar(.up, now: now) }
             sendRemoteCommand(.volumeUp)
         case (.down, _):
+            if media.hasPlayer { showVolumeBar(.down, now: now) }
             sendRemoteCommand(.volumeDown)
         case (.negative, _), (.back, _):
             mediaNotice = nil
+            hideVolumeBar()
             screen = clockScreen
         }
     }

@@ -24,7 +24,7 @@ extension WatchModel {
         case .idleClock where opensNowPlaying(role, gesture), .waitingForPhone where opensNowPlaying(role, gesture):
             openNowPlaying()
         case .nowPlaying:
-            nowPlayingButton(role, gesture)
+            nowPlayingButton(role, gesture, now: now)
         case .watchMenu(let selected):
             watchMenuButton(role, gesture, selected: selected)
         case .weather, .agenda:

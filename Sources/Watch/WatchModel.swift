@@ -24,7 +24,7 @@ import Screens
 ///
 /// The rules are split by concern: WatchModel+Navigation (buttons, list and
 /// detail), +Calls, +Pairing, +DisplayPower, +BurnInShift, +MinuteTick, +PopUp,
-/// +DisconnectAlert.
+/// +DisconnectAlert, +Media, +VolumeBar.
 ///
 /// A disconnect does not wipe the list: the last phone's store stays the
 /// one shown (its notifications kept as "from the previous session") and
@@ -147,6 +147,10 @@ public final class WatchModel {
     public internal(set) var media = MediaState()
     /// Shown on Now Playing after a Remote Command failed.
     public internal(set) var mediaNotice: MediaNotice?
+    /// Shown on Now Playing in place of the progress line until
+    /// `volumeBarDeadline` (WatchModel+VolumeBar).
+    public internal(set) var volumeBar: VolumeBar?
+    var volumeBarDeadline: MonotonicInstant?
 
     // The phone's weather and calendar, and the watch menu (WatchModel+Feeds).
     /// Kept across phone links (the weather says how old it is).
@@ -226,6 +230,7 @@ public final class WatchModel {
         phoneKind = .unknown
         media.reset()  // the phone's player went with it (Now Playing says "Nothing playing")
         mediaNotice = nil
+        hideVolumeBar()
         startDisconnectAlert(now: now)
         endCall(now: now)
         notificationsCleared()
@@ -363,7 +368,7 @@ public final class WatchModel {
 
     /// When `handleDeadline` must run next: display dim / off, the pairing
     /// timeout, a call in progress settling, a pop-up's wait, the disconnect
-    /// alert. nil when nothing is timed.
+    /// alert, Now Playing's volume bar. nil when nothing is timed.
     /// The burn-in shift is not here: it rides on the minute tick
     /// (`minuteTicked(now:)`), so an idle watch has no timer of its own.
     public var nextDeadline: MonotonicInstant? {
@@ -371,13 +376,13 @@ public final class WatchModel {
             earliest(earliest(dimDeadline, offDeadline), pairingDeadline),
             earliest(
                 earliest(earliest(callInProgressDeadline, popUpDeadline), disconnectAlertDeadline),
-                earliest(pendingRingDeadline, doNotDisturbDeadline)))
+                earliest(earliest(pendingRingDeadline, doNotDisturbDeadline), volumeBarDeadline)))
     }
 
     /// Runs whatever is due at `now`, earliest first (as separate timers would).
     public func handleDeadline(now: MonotonicInstant) {
         while let due = nextDeadline, due <= now {
-            // Ties go dim, off, pairing, call in progress, disconnect alert, pop-up.
+            // Ties go dim, off, pairing, call in progress, disconnect alert, ring, Do Not Disturb, volume bar, pop-up.
             if dimDeadline == due {
                 dimDeadlinePassed()
             } else if offDeadline == due {
@@ -392,6 +397,8 @@ public final class WatchModel {
                 pendingRingDeadlinePassed(now: now)
             } else if doNotDisturbDeadline == due {
                 doNotDisturbDeadlinePassed(now: now)
+            } else if volumeBarDeadline == due {
+                hideVolumeBar()
             } else {
                 popUpDeadlinePassed(now: now)
             }

@@ -93,30 +93,90 @@ struct TextScriptTests {
         #expect(layout.height(lines: 2) == 26)
     }
 
-    @Test("Arabic is drawn unjoined: the shipped fonts have no presentation forms, so each letter is its isolated glyph, right to left")
-    func arabicUnjoined() {
-        let chain = ShippedFonts.chain
-        // No font has the contextual forms (U+FB50-FDFF, U+FE70-FEFF); if this
-        // fails, the fonts were rebuilt with them and shaping can be added.
-        let large = try! ShippedFonts.loader.load(.large)
-        for font in [ShippedFonts.body, ShippedFonts.small, large, ShippedFonts.cjk] {
-            for c: UInt32 in 0xFB50...0xFDFF { #expect(!font.contains(c), "\(font.name) U+\(String(c, radix: 16))") }
-            for c: UInt32 in 0xFE70...0xFEFF where c != 0xFEFF { #expect(!font.contains(c), "\(font.name) U+\(String(c, radix: 16))") }
+    @Test("the fallback font has the Arabic presentation forms; the Latin fonts have none")
+    func arabicPresentationForms() throws {
+        // Forms-B: every letter's forms and the lam-alef ligatures (U+FE75 is
+        // unassigned, U+FEFF is the byte order mark); Forms-A: the Persian
+        // letters, alef wasla, alef maksura's initial and medial forms.
+        for c: UInt32 in 0xFE70...0xFEFC where c != 0xFE75 {
+            #expect(ShippedFonts.cjk.contains(c), "U+\(String(c, radix: 16))")
         }
-        // "سلام" (seen, lam, alef, meem) is the four nominal glyphs from the right edge leftwards.
-        let letters: [UInt32] = [0x0633, 0x0644, 0x0627, 0x0645]
-        let word = String(String.UnicodeScalarView(letters.map { Unicode.Scalar($0)! }))
+        for range: ClosedRange<UInt32> in [0xFB50...0xFB51, 0xFB56...0xFB59, 0xFB7A...0xFB7D, 0xFB8A...0xFB8B,
+                                           0xFB8E...0xFB95, 0xFBE8...0xFBE9, 0xFBFC...0xFBFF] {
+            for c in range { #expect(ShippedFonts.cjk.contains(c), "U+\(String(c, radix: 16))") }
+        }
+        let large = try ShippedFonts.loader.load(.large)
+        for font in [ShippedFonts.body, ShippedFonts.small, large] {
+            for c: UInt32 in 0xFB50...0xFDFF { #expect(!font.contains(c), "\(font.name) U+\(String(c, radix: 16))") }
+            for c: UInt32 in 0xFE70...0xFEFF { #expect(!font.contains(c), "\(font.name) U+\(String(c, radix: 16))") }
+        }
+    }
+
+    @Test("Arabic is joined: سلام is seen initial, lam-alef final, meem isolated, from the right edge leftwards")
+    func arabicJoined() {
+        let chain = ShippedFonts.chain
+        let word = "\u{0633}\u{0644}\u{0627}\u{0645}"
         #expect(missing(word).isEmpty)
         let layout = TextLayout()
         layout.layout(word, fonts: chain, width: 128)
+        #expect(layout.widestLine == 24, "three glyphs: the lam and its alef are one")
+        #expect(TextLayout.measure(word, fonts: chain) == 24)
         let fb = Framebuffer(width: 128, height: 16)
         layout.draw(word, fonts: chain, into: fb, x: 0, y: 0)
         let manual = Framebuffer(width: 128, height: 16)
         var right = 128
-        for c in letters {
+        for c: UInt32 in [0xFEB3, 0xFEFC, 0xFEE1] {
             let g = chain.lookup(c)!
             right -= g.glyph.advance
             manual.draw(g.glyph, of: chain.fonts[g.font], x: right, baselineY: layout.ascent)
+        }
+        #expect(MonoPicture(fb) == MonoPicture(manual))
+        // Not the isolated letters any more.
+        let unjoined = Framebuffer(width: 128, height: 16)
+        right = 128
+        for c: UInt32 in [0x0633, 0x0644, 0x0627, 0x0645] {
+            let g = chain.lookup(c)!
+            right -= g.glyph.advance
+            unjoined.draw(g.glyph, of: chain.fonts[g.font], x: right, baselineY: layout.ascent)
+        }
+        #expect(MonoPicture(fb) != MonoPicture(unjoined))
+    }
+
+    @Test("a word too long for a line is cut between letters, never between a lam and its alef")
+    func lamAlefIsNeverSplit() {
+        // "سلاسلاسلا..." (seen, lam, alef, repeated): wrapped at every width.
+        let word = String(repeating: "\u{0633}\u{0644}\u{0627}", count: 12)
+        let layout = TextLayout(capacity: 64)
+        let bytes = Array(word.utf8)
+        for width in 8...128 {
+            layout.layout(word, fonts: ShippedFonts.chain, width: width)
+            for k in 0..<layout.lineCount {
+                let l = layout.line(k)
+                let text = String(decoding: bytes[l.start..<l.end], as: UTF8.self)
+                #expect(!text.unicodeScalars.starts(with: ["\u{0627}"]), "width \(width), line \(k) starts with the alef")
+                #expect(text.unicodeScalars.last != "\u{0644}", "width \(width), line \(k) ends with the lam")
+                #expect(l.width <= width)
+            }
+        }
+    }
+
+    @Test("mixed Arabic and Latin: the Latin run keeps its order and the Arabic word is joined")
+    func mixedArabicLatin() {
+        let chain = ShippedFonts.chain
+        // "WristCore مرحبا": a left-to-right line with an Arabic word after the Latin one.
+        let text = "Hi \u{0645}\u{0631}\u{062D}\u{0628}\u{0627}"
+        let layout = TextLayout()
+        layout.layout(text, fonts: chain, width: 128)
+        let fb = Framebuffer(width: 128, height: 16)
+        layout.draw(text, fonts: chain, into: fb, x: 0, y: 0)
+        // By hand: "Hi " in the body font, then meem initial, reh final,
+        // hah initial, beh medial, alef final, right to left.
+        let manual = Framebuffer(width: 128, height: 16)
+        var pen = manual.drawText("Hi ", fonts: chain, x: 0, baselineY: layout.ascent)
+        for c: UInt32 in [0xFE8E, 0xFE92, 0xFEA3, 0xFEAE, 0xFEE3] {
+            let g = chain.lookup(c)!
+            manual.draw(g.glyph, of: chain.fonts[g.font], x: pen, baselineY: layout.ascent)
+            pen += g.glyph.advance
         }
         #expect(MonoPicture(fb) == MonoPicture(manual))
     }

@@ -30,10 +30,10 @@ struct NowPlayingGoldenTests {
     }
 
     func render(_ media: MediaState?, height: Int, at now: MonotonicInstant = reported, notice: MediaNotice? = nil,
-                sourceLocation: SourceLocation = #_sourceLocation) -> MonoImage
+                volumeBar: VolumeBar? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> MonoImage
     {
         let f = Fixture()
-        let content = media.map { NowPlayingContent(media: $0, now: now, notice: notice) }
+        let content = media.map { NowPlayingContent(media: $0, now: now, notice: notice, volumeBar: volumeBar) }
         return Panel(height: height).render(.nowPlaying, status(), f.consumer, nowPlaying: content,
                                             sourceLocation: sourceLocation)
     }
@@ -96,6 +96,95 @@ struct NowPlayingGoldenTests {
         m.title = MediaText("夜に駆ける")
         m.artist = MediaText("YOASOBI")
         for h in [64, 32] { Golden.check(image: render(m, height: h), "now-playing-cjk-128x\(h)") }
+    }
+
+    @Test("a CJK title over a CJK artist: 1 px between their lines, as on the detail screen")
+    func cjkTitleAndArtist() {
+        var m = Self.playing()
+        m.title = MediaText("晴天")
+        m.artist = MediaText("周杰伦")
+        for h in [64, 32] { Golden.check(image: render(m, height: h), "now-playing-cjk-artist-128x\(h)") }
+    }
+
+    @Test("the volume bar: the speaker, the phone's level as a bar and in percent, in place of the progress line")
+    func volumeBar() {
+        for h in [64, 32] {
+            Golden.check(image: render(Self.playing(), height: h, volumeBar: VolumeBar(.phone)), "now-playing-volume-128x\(h)")
+            // What brought it up does not matter once the level is known.
+            #expect(render(Self.playing(), height: h, volumeBar: VolumeBar(.up))
+                == render(Self.playing(), height: h, volumeBar: VolumeBar(.phone)))
+        }
+    }
+
+    @Test("the volume bar with no level from the phone (Gadgetbridge): the speaker and what the press asked for")
+    func volumeBarWithoutALevel() {
+        var m = Self.playing()
+        m.volumePercent = nil
+        for h in [64, 32] {
+            Golden.check(image: render(m, height: h, volumeBar: VolumeBar(.up)), "now-playing-volume-up-no-level-128x\(h)")
+        }
+        #expect(render(m, height: 64, volumeBar: VolumeBar(.down)) != render(m, height: 64, volumeBar: VolumeBar(.up)))
+    }
+
+    @Test("the volume bar's fill: none at 0 %, all of it at 100 %, in proportion between")
+    func volumeBarFill() {
+        // The bar is the longest lit run of row 58 (its top edge, as the
+        // progress bar's); the fill is row 60 inside it.
+        func bar(_ percent: Int8) -> (inner: Int, filled: Int) {
+            var m = Self.playing()
+            m.volumePercent = percent
+            let image = render(m, height: 64, volumeBar: VolumeBar(.phone))
+            var best = (start: 0, count: 0), run = (start: 0, count: 0)
+            for x in 0..<128 {
+                run = image[x, 58] ? (run.count == 0 ? x : run.start, run.count + 1) : (0, 0)
+                if run.count > best.count { best = run }
+            }
+            return (best.count - 2, (best.start + 1..<best.start + best.count - 1).filter { image[$0, 60] }.count)
+        }
+        let inner = bar(0).inner
+        #expect(inner > 60, "most of the line")
+        #expect(bar(0).filled == 0)
+        #expect(bar(100).filled == inner)
+        #expect(bar(50).filled == inner / 2)
+        #expect(bar(60).filled == inner * 60 / 100)
+        #expect(bar(7).inner == inner, "the bar keeps its length whatever the level's text")
+    }
+
+    /// Runs of inked rows in `rows`, ignoring the column of the status
+    /// bar's and progress line's edges: each text line drawn apart from the
+    /// next by a blank row is one run.
+    func inkRuns(_ image: MonoImage, rows: Range<Int>) -> Int {
+        var runs = 0, inRun = false
+        for y in rows {
+            let inked = (0..<image.width).contains { image[$0, y] }
+            if inked && !inRun { runs += 1 }
+            inRun = inked
+        }
+        return runs
+    }
+
+    @Test("title and artist lines never touch, whatever their scripts; at 128x32 a CJK line leaves no room for the artist")
+    func linesApart() {
+        let long = "The Ballad of the Sad Young Men Who Never Learned to Dance"
+        // (title, artist, lines drawn at 128x64, at 128x32)
+        let cases: [(String, String, Int, Int)] = [
+            ("Blue in Green", "Miles Davis", 2, 2),
+            (long, "Miles Davis", 3, 2),
+            ("晴天", "周杰伦", 2, 1),
+            ("晴天", "Jay Chou", 2, 1),
+            ("Sunny Day", "周杰伦", 2, 1),
+            // Two Latin lines do not fit above a CJK artist: one line.
+            (long, "周杰伦", 2, 1),
+            ("夜に駆ける 😀", "YOASOBI", 2, 1),
+        ]
+        for (title, artist, full, compact) in cases {
+            var m = Self.playing()
+            m.title = MediaText(title)
+            m.artist = MediaText(artist)
+            // Between the player's name and the progress line (128x64), above it (128x32).
+            #expect(inkRuns(render(m, height: 64), rows: 20..<57) == full, "\(title) / \(artist) at 128x64")
+            #expect(inkRuns(render(m, height: 32), rows: 0..<25) == compact, "\(title) / \(artist) at 128x32")
+        }
     }
 
     @Test("the progress is computed at `now`: 60 s later is the state with 60 s more elapsed")

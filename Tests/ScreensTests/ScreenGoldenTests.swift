@@ -122,6 +122,29 @@ struct ScreenGoldenTests {
         Golden.check(image: Panel().render(.detail(Inbox.grandma, scroll: 0), status(), inbox.consumer), "detail-128x64-vietnamese")
     }
 
+    @Test("detail: Arabic joined, right to left (a lam-alef in each line)")
+    func detailArabic() {
+        let f = Fixture()
+        // "Muhammad" / "Peace be upon you, how are you today?"
+        let uid = f.post(7, title: "محمد",
+                         message: "السلام عليكم، كيف حالك اليوم؟", date: "20240314T183005")
+        Golden.check(image: Panel().render(.detail(uid, scroll: 0), status(), f.consumer), "detail-128x64-arabic")
+    }
+
+    @Test("detail: mixed Arabic and Latin lines: Latin words and numbers keep their order, Arabic words are joined")
+    func detailArabicLatin() {
+        let f = Fixture()
+        // A Latin title with an Arabic name; a right-to-left message with a
+        // Latin word and a time inside it ("The meeting on Zoom at 10:30 tomorrow").
+        let uid = f.post(8, title: "Lunch with أحمد",
+                         message: "الاجتماع على Zoom الساعة 10:30 غدا", date: "20240314T183005")
+        let p = Panel()
+        Golden.check(image: p.render(.detail(uid, scroll: 0), status(), f.consumer), "detail-128x64-arabic-latin")
+        let end = p.renderer.detailMaxScroll(uid, notifications: f.consumer)
+        #expect(end > 0)
+        Golden.check(image: p.render(.detail(uid, scroll: end), status(), f.consumer), "detail-128x64-arabic-latin-end")
+    }
+
     @Test("detail: CJK on 128x32; the lines have 1 px of leading")
     func detailCJKCompact() {
         let inbox = Inbox.make()

@@ -36,15 +36,39 @@ import Watch
     }
 
     /// Now Playing drawn afresh from `media` at the loop's now.
-    static func expected(_ rig: Rig, _ media: MediaState) -> MonoImage {
+    static func expected(_ rig: Rig, _ media: MediaState, volumeBar: VolumeBar? = nil) -> MonoImage {
         let fb = Framebuffer(width: 128, height: 64)
         ScreenRenderer(width: 128, height: 64, fonts: Rig.fonts).render(
             .nowPlaying,
             status: StatusInfo(time: CivilTime(year: 2024, month: 5, day: 1, hour: 9, minute: 41, second: 0),
                                link: rig.watch.link, unread: rig.watch.unread),
             notifications: rig.watch.notifications, into: fb,
-            nowPlaying: NowPlayingContent(media: media, now: rig.loop.now))
+            nowPlaying: NowPlayingContent(media: media, now: rig.loop.now, volumeBar: volumeBar))
         return MonoImage(fb)
+    }
+
+    @Test func aNewVolumeIsDrawnAsABarAndTheLoopWakesOnceToTakeItDown() throws {
+        let rig = try Rig(Self.lit)
+        // Paused, so no progress redraw runs; the phone's first level came with the player.
+        var m = Self.playing(at: rig.loop.now, rateMilli: 0)
+        m.volumePercent = 40
+        Self.openNowPlaying(rig, m)
+        #expect(rig.image == Self.expected(rig, m), "the first level: no bar")
+        m.volumePercent = 75
+        rig.watch.mediaChanged(.changed(.volume), state: m)
+        rig.loop.runDeferred()
+        #expect(rig.image == Self.expected(rig, m, volumeBar: VolumeBar(.phone)))
+        #expect(rig.image != Self.expected(rig, m))
+        let firings = rig.loop.timerFirings
+        rig.loop.advance(by: .milliseconds(1900))
+        #expect(rig.image == Self.expected(rig, m, volumeBar: VolumeBar(.phone)), "still up")
+        rig.loop.advance(by: .milliseconds(100))
+        #expect(rig.image == Self.expected(rig, m), "2 s later: the progress line again")
+        #expect(rig.loop.timerFirings - firings == 1, "one wake-up, for the bar")
+        // Then the clock's minute only, as before.
+        let after = rig.loop.timerFirings
+        rig.loop.advance(by: .seconds(3600))
+        #expect(rig.loop.timerFirings - after == 60)
     }
 
     @Test func playingRedrawsOnEverySecondAndPixelAndNothingElse() throws {
