@@ -33,10 +33,11 @@ let controlPointWrites = BenchmarkMetric.custom("control point writes", polarity
 nonisolated(unsafe) var rigs: [String: WatchRig] = [:]
 
 func rig(
-    _ name: String, logLevel: Logger.Level = .info, systemTime: Bool = false, followEvents: Bool = false, warmUp: (WatchRig) -> Void
+    _ name: String, logLevel: Logger.Level = .info, systemTime: Bool = false, followEvents: Bool = false, battery: Bool = false,
+    warmUp: (WatchRig) -> Void
 ) throws -> WatchRig {
     if let r = rigs[name] { return r }
-    let r = try WatchRig(logLevel: logLevel, systemTime: systemTime, followEvents: followEvents)
+    let r = try WatchRig(logLevel: logLevel, systemTime: systemTime, followEvents: followEvents, battery: battery)
     warmUp(r)
     rigs[name] = r
     return r
@@ -98,6 +99,36 @@ let benchmarks: @Sendable () -> Void = {
         precondition(r.phone.negativeActions - actions == n, "every press must reach the phone as a negative action")
         precondition(r.motorOns - before.motor == 2 * n, "every notification must play the double pulse")
         precondition(r.watch.notifications.notificationCount == 0 && r.phone.otherPDUs == 0)
+    }
+
+    // Issue 25 item 2: the same story on a board with a battery (its glyph
+    // drawn in every frame), and a reading of the gauge that changes the glyph.
+    Benchmark("Watch: notification → fetch → motor → render → flush → button → action, with a battery", configuration: config) { benchmark in
+        let r = try rig("e2e-battery", battery: true) { r in for _ in 0..<64 { r.notificationThenDismiss() } }
+        precondition(r.watch.model.watchBattery?.percent == 80, "the gauge was read at start")
+        let before = Snapshot(r)
+        let actions = r.phone.negativeActions
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { r.notificationThenDismiss() }
+        benchmark.stopMeasurement()
+        let n = benchmark.scaledIterations.count
+        Snapshot(r).record(since: before, iterations: n, benchmark)
+        precondition(r.phone.negativeActions - actions == n, "every press must reach the phone as a negative action")
+    }
+
+    Benchmark("Watch: battery reading (emulated MAX17048 → gauge → model) → status bar glyph → render → flush", configuration: config) { benchmark in
+        let r = try rig("battery", battery: true) { r in
+            r.notificationArrives()  // the list with its status bar, lit
+            for i in 0..<64 { r.batteryReads(percent: i % 2 == 0 ? 50 : 36) }
+        }
+        let before = Snapshot(r)
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations { r.batteryReads(percent: i % 2 == 0 ? 50 : 36) }
+        benchmark.stopMeasurement()
+        let n = benchmark.scaledIterations.count
+        Snapshot(r).record(since: before, iterations: n, benchmark)
+        precondition(r.watch.displayState == "on", "the display must stay lit for the glyph to be flushed")
+        precondition(n < 2 || r.watch.driver.totals.busBytes > before.bus, "a new level must reach the panel")
     }
 
     Benchmark("Watch: notification → fetch → motor → render → flush (phone removes it)", configuration: config) { benchmark in

@@ -55,7 +55,9 @@ final class WatchRig {
     ///     the system clock as the daemon does (`WatchDaemon.Options`'
     ///     default); otherwise a fixed time the phone's replaces.
     ///   - followEvents: a harness endpoint with a client following `events`.
-    init(logLevel: Logger.Level = .info, systemTime: Bool = false, followEvents: Bool = false) throws {
+    ///   - battery: the board has a battery (the simulated board's emulated
+    ///     MAX17048): its glyph is in every frame with a status bar.
+    init(logLevel: Logger.Level = .info, systemTime: Bool = false, followEvents: Bool = false, battery: Bool = false) throws {
         WatchRig.instances += 1
         path = "/tmp/wristcore-bench-\(getpid())-\(WatchRig.instances).sock"
         unlink(path)
@@ -73,7 +75,9 @@ final class WatchRig {
         // into a sink that drops the lines: messages at or above the level are
         // still built — so their cost is measured — but nothing is printed.
         let logger = Logger(label: "bench", sink: .discarding, level: logLevel)
-        daemon = WatchDaemon(board: BoardLoader.builtInSimulated, logger: logger, options: options, devices: .simulated)
+        var board = BoardLoader.builtInSimulated
+        if battery { board.battery = BatteryWiring(gauge: .max17048(bus: 1, address: 0x36)) }
+        daemon = WatchDaemon(board: board, logger: logger, options: options, devices: .simulated)
         try daemon.start(on: loop)
         watch = daemon.watch!
         precondition(daemon.buttons != nil)
@@ -186,6 +190,14 @@ final class WatchRig {
         let opened = daemon.setButton(role, active: false)
         wait(.milliseconds(30))
         precondition(closed && opened, "the simulated board has no \(role) button")
+    }
+
+    /// The battery's gauge reads `percent` (the simulated board's emulated
+    /// MAX17048), the daemon reads it now, the glyph is drawn and flushed.
+    func batteryReads(percent: Int) {
+        precondition(daemon.devices!.setBattery(percent: percent, charging: false), "the board has no battery")
+        daemon.battery!.readNow()
+        settle()
     }
 
     /// The phone removes a notification on its own (read on the phone).
