@@ -131,8 +131,10 @@ public struct BatteryWiring: Equatable, Sendable {
         case max17043(bus: Int, address: UInt8)
     }
 
-    /// The names the board file's `battery.gauge` accepts.
-    public static let gaugeNames = ["power-supply", "max17048", "max17043"]
+    /// What the board file's `battery.gauge` names.
+    public enum Kind: String, CaseIterable, Sendable {
+        case powerSupply = "power-supply", max17048, max17043
+    }
 
     public var gauge: Gauge
     /// At or below this (and not charging): a notice and a pulse, once.

@@ -263,35 +263,26 @@ extension BoardValidator {
     mutating func battery(_ v: ConfigJSON) -> BatteryWiring? {
         guard let m = members(v, "battery", allowed: ["gauge", "name", "bus", "address", "lowPercent", "criticalPercent", "powerOffWhenCritical", "intervalSeconds"]) else { return nil }
         let l = v.line
-        guard let (g, _) = m["gauge"] else {
-            problem(l, "battery.gauge", "missing (required); allowed: \(BatteryWiring.gaugeNames.joined(separator: ", "))")
-            return nil
-        }
-        guard case .string(let kind, _) = g, BatteryWiring.gaugeNames.contains(kind) else {
-            problem(g.line, "battery.gauge", "\(Self.show(g)) is not a gauge; allowed: \(BatteryWiring.gaugeNames.joined(separator: ", "))")
-            return nil
-        }
-        let gauge: BatteryWiring.Gauge?
-        if kind == "power-supply" {
+        let kind = choice(m, "gauge", "battery.gauge", BatteryWiring.Kind.self, required: l, what: "gauge")
+        var gauge: BatteryWiring.Gauge?
+        if kind == .powerSupply {
             for field in ["bus", "address"] where m[field] != nil {
                 problem(m[field]!.0.line, "battery.\(field)", "only for a gauge read over I2C (max17048, max17043); a power supply is named by \"name\"")
             }
             let name = string(m, "name", "battery.name", required: nil)
+            // A folder name, never a path: the watch reads /sys/class/power_supply/NAME.
             if let name, name.isEmpty || name.utf8.contains(UInt8(ascii: "/")) || name.hasPrefix(".") {
                 problem(m["name"]!.0.line, "battery.name", "\(BoardText.quoted(name)) is not a power supply's name; allowed: a folder name in /sys/class/power_supply, e.g. \"BAT0\"")
-                gauge = nil
             } else {
                 gauge = .powerSupply(name: name)
             }
-        } else {
+        } else if let kind {
             if m["name"] != nil { problem(m["name"]!.0.line, "battery.name", "only for \"gauge\": \"power-supply\"") }
             let bus = int(m, "bus", "battery.bus", range: 0...255, required: l, allowedText: "the N of /dev/i2c-N, 0-255")
             let address = int(m, "address", "battery.address", range: 0x03...0x77, required: nil, default: 0x36, hexAllowed: true,
                               allowedText: "a 7-bit I2C address 0x03-0x77 (MAX1704x gauges answer at 0x36)")
             if let bus, let address {
-                gauge = kind == "max17048" ? .max17048(bus: bus, address: UInt8(address)) : .max17043(bus: bus, address: UInt8(address))
-            } else {
-                gauge = nil
+                gauge = kind == .max17048 ? .max17048(bus: bus, address: UInt8(address)) : .max17043(bus: bus, address: UInt8(address))
             }
         }
         let low = int(m, "lowPercent", "battery.lowPercent", range: 1...50, required: nil, default: 15, allowedText: "1-50 %")

@@ -101,10 +101,15 @@ extension ScreenRenderer {
         let steps = Self.batterySteps(battery.percent)
         if steps > 0 { fill(fb, Rect(x: x + 2, y: y + 2, width: steps, height: 3)) }
         guard battery.charging else { return x }
-        let bolt = StatusIcons.charging
-        icon(fb, bolt, x: x - bolt.width - 1, y: top)
-        return x - bolt.width - 1
+        // A lightning bolt, 5x7, a pixel left of the body (drawn with runs: a
+        // glyph table of its own costs more in the size-budgeted daemon).
+        let b = x - 6
+        for (dx, dy, w) in Self.boltRuns { fill(fb, Rect(x: b + dx, y: top + dy, width: w, height: 1)) }
+        return b
     }
+
+    /// The bolt's rows as (x, y, width) runs.
+    static let boltRuns: [(Int, Int, Int)] = [(3, 1, 1), (2, 2, 2), (1, 3, 2), (0, 4, 5), (2, 5, 2), (1, 6, 2), (1, 7, 1)]
 
     /// Filled columns (0...7) for a charge in percent: 0 under 8 %, then one per 14 %.
     static func batterySteps(_ percent: Int) -> Int {

@@ -118,17 +118,4 @@ enum StatusIcons {
         "...###.",
         ".......",
     ])
-
-    /// A lightning bolt left of the battery: on external power.
-    static let charging = Bitmap(rows: [
-        ".....",
-        "...#.",
-        "..##.",
-        ".##..",
-        "#####",
-        "..##.",
-        ".##..",
-        ".#...",
-        ".....",
-    ])
 }

@@ -9,13 +9,11 @@ extension WatchController {
     /// logged once, and the first good one after it.
     public func follow(_ monitor: BatteryMonitor) {
         monitor.readingHandler = { [unowned(unsafe) self] reading in self.watchBatteryRead(reading) }
-        let location = monitor.gauge.location
-        let interval = monitor.interval
         monitor.failureHandler = { [logger] error in
             if let error {
-                logger.warning("battery: cannot read \(location): \(error); trying again every \(interval)")
+                logger.warning("battery: cannot read it: \(error); trying again at every reading")
             } else {
-                logger.notice("battery: \(location) answers again")
+                logger.notice("battery: the gauge answers again")
             }
         }
     }

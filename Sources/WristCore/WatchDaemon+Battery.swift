@@ -20,7 +20,7 @@ extension WatchDaemon {
             logger.error("battery: \(error); the watch runs without its battery level")
             return nil
         }
-        logger.info("battery: \(gauge.location), read every \(wiring.interval), low at \(wiring.lowPercent)%, critical at \(wiring.criticalPercent)%")
+        logger.info("battery: \(gauge.location), low at \(wiring.lowPercent)%, critical at \(wiring.criticalPercent)%")
         let monitor = BatteryMonitor(gauge: gauge, loop: loop, interval: wiring.interval)
         watch.follow(monitor)
         watch.powerOffHandler = { [lifetime, unowned(unsafe) self] in if !lifetime.isOver { self.requestPowerOff() } }

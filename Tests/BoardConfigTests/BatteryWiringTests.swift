@@ -37,7 +37,7 @@ import Testing
     @Test func mistakesNameTheFieldAndWhatIsAllowed() {
         let cases: [(String, String)] = [
             (#"{ "bus": 1 }"#, "battery.gauge: missing (required); allowed: power-supply, max17048, max17043"),
-            (#"{ "gauge": "max17049", "bus": 1 }"#, #"battery.gauge: "max17049" is not a gauge; allowed: power-supply, max17048, max17043"#),
+            (#"{ "gauge": "max17049", "bus": 1 }"#, #"battery.gauge: "max17049" is not a supported gauge; allowed: power-supply, max17048, max17043"#),
             (#"{ "gauge": "max17048" }"#, "battery.bus: missing (required)"),
             (#"{ "gauge": "max17048", "bus": 1, "name": "BAT0" }"#, #"battery.name: only for "gauge": "power-supply""#),
             (#"{ "gauge": "power-supply", "bus": 1 }"#, "battery.bus: only for a gauge read over I2C"),
