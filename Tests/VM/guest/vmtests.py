@@ -1360,28 +1360,31 @@ def main():
             os.unlink(request)
         # As systemd would set it for RuntimeDirectory=wristcore.
         ctx["watch"] = watch = Proc("watch-battery", daemon_argv(board), env=dict(os.environ, RUNTIME_DIRECTORY=RUN_DIR))
-        h = Harness()
-        b = wait_until(lambda: h.state().get("battery"), T_LINK)
-        expect(b and b["percent"] == 42 and b["charging"] is False and b["millivolts"] == 3800,
-               f"the gauge's first reading: {b}\nwatch:\n{watch.tail()}")
-        expect(watch.matches(r"battery: MAX17048 at 0x36 on /dev/i2c-"), f"no battery line in the log:\n{watch.tail()}")
-        word(0x04, 14 << 8)
-        b = wait_until(lambda: h.state()["battery"]["percent"] == 14 and h.state(), T_LINK)
-        expect(b and b["screen"] == "message", f"no low-battery notice at 14 %: {b}")
-        word(0x16, 0x0064)          # CRATE: +20.8 %/h, charging
-        b = wait_until(lambda: h.state()["battery"]["charging"] and h.state()["battery"], T_LINK)
-        expect(b, f"charging not seen: {h.state()}")
-        expect(not os.path.exists(request), "a power-off request while charging")
-        word(0x16, 0xFFEC)
-        word(0x04, 4 << 8)          # 4 %: below the critical 5 %
-        expect(wait_until(lambda: os.path.exists(request), T_LINK), f"no power-off request at 4 %:\n{watch.tail()}")
-        st = os.lstat(request)
-        expect(statmod.S_ISREG(st.st_mode) and st.st_mode & 0o777 == 0o600, f"request mode {oct(st.st_mode)}")
-        if SANDBOX:
-            expect(st.st_uid == DAEMON_UID, f"request owned by {st.st_uid}, not the daemon's user")
-        expect(watch.matches(r"battery empty: asked the system to power off"), f"no log line:\n{watch.tail()}")
-        watch.stop()
-        os.unlink(request)
+        try:
+            h = Harness()
+            b = wait_until(lambda: h.state().get("battery"), T_LINK)
+            expect(b and b["percent"] == 42 and b["charging"] is False and b["millivolts"] == 3800,
+                   f"the gauge's first reading: {b}\nwatch:\n{watch.tail()}")
+            expect(watch.matches(r"battery: MAX17048 at 0x36 on /dev/i2c-"), f"no battery line in the log:\n{watch.tail()}")
+            word(0x04, 14 << 8)
+            b = wait_until(lambda: h.state()["battery"]["percent"] == 14 and h.state(), T_LINK)
+            expect(b and b["screen"] == "message", f"no low-battery notice at 14 %: {b}")
+            word(0x16, 0x0064)          # CRATE: +20.8 %/h, charging
+            b = wait_until(lambda: h.state()["battery"]["charging"] and h.state()["battery"], T_LINK)
+            expect(b, f"charging not seen: {h.state()}")
+            expect(not os.path.exists(request), "a power-off request while charging")
+            word(0x16, 0xFFEC)
+            word(0x04, 4 << 8)          # 4 %: below the critical 5 %
+            expect(wait_until(lambda: os.path.exists(request), T_LINK), f"no power-off request at 4 %:\n{watch.tail()}")
+            st = os.lstat(request)
+            expect(statmod.S_ISREG(st.st_mode) and st.st_mode & 0o777 == 0o600, f"request mode {oct(st.st_mode)}")
+            if SANDBOX:
+                expect(st.st_uid == DAEMON_UID, f"request owned by {st.st_uid}, not the daemon's user")
+            expect(watch.matches(r"battery empty: asked the system to power off"), f"no log line:\n{watch.tail()}")
+        finally:
+            watch.stop()
+            if os.path.exists(request):
+                os.unlink(request)
     tap.run("i2c: a MAX17048 fuel gauge on i2c-stub: read over i2c-dev, the low notice, charging, and the power-off request at the critical level",
             fuel_gauge, r_inst)
 
