@@ -41,6 +41,11 @@ extension WatchModel {
             return
         }
         if !reading.charging && reading.percent <= battery.lowPercent && !batteryLowWarned {
+            // A call or a passkey keeps the screen: the notice comes with the next reading.
+            switch screen {
+            case .incomingCall, .pairing: return
+            default: break
+            }
             batteryLowWarned = true
             _ = vibrate(.short, now: now)
             showNotice("Battery low: \(reading.percent)%", now: now)

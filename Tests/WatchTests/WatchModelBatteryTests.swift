@@ -1,3 +1,4 @@
+import ANCS
 import BoardConfig
 import HAL
 import Haptics
@@ -43,6 +44,18 @@ import Watch
         read(rig, 20)
         read(rig, 12)
         #expect(rig.sink.take().contains(.play("short")))
+    }
+
+    @Test func aRingingCallKeepsItsScreenTheNoticeComesWithTheNextReading() {
+        let rig = Self.rig()
+        rig.connect()
+        rig.add(42, .incomingCall, flags: [.positiveAction, .negativeAction])
+        #expect(rig.screen == .incomingCall(NotificationUID(42)))
+        read(rig, 12)
+        #expect(rig.screen == .incomingCall(NotificationUID(42)))
+        rig.remove(42)
+        read(rig, 12)
+        #expect(rig.screen == .message("Battery low: 12%"))
     }
 
     @Test func criticalBatteryAsksForAPowerOffOnceEvenInQuietHours() {
