@@ -33,6 +33,23 @@ public struct StatusReport: Sendable, Equatable {
     /// The watch's battery at its last reading.
     public var watchBattery: BatteryReading?
     public var time: TimeSource
+    /// Why notifications may not arrive, each cause the watch can tell.
+    /// The phone offers no ANCS: an iPhone with Share System Notifications off.
+    public var notSharing = false
+    /// The phone stopped answering the watch's liveness probes (`!`).
+    public var notAnswering = false
+    /// The phone forgot the watch's bond: pair again.
+    public var bondLost = false
+    /// Notifications that arrived Silent in a row (a Focus, most likely).
+    public var silentInARow = 0
+
+    var isConnected: Bool {
+        if case .connected = phone { return true }
+        return false
+    }
+
+    /// A cause the wearer should act on (the watch menu opens on Status).
+    public var needsAttention: Bool { notSharing || notAnswering || bondLost }
 
     public init(phone: Phone, phoneBattery: Int? = nil, hasBattery: Bool = false, watchBattery: BatteryReading? = nil,
                 time: TimeSource = .unknown) {
@@ -43,6 +60,4 @@ public struct StatusReport: Sendable, Equatable {
         self.time = time
     }
 
-    /// The lines the screen shows, in order (at most `maxLines`).
-    public static let maxLines = 5
 }

@@ -194,6 +194,14 @@ public final class WatchController {
         afterInput()
     }
 
+    /// The phone forgot this watch (a stale bond): "Pair again", now and on
+    /// the Status screen until the link is encrypted again.
+    public func bondWasLost(address: String) {
+        logger.notice("pair again: the phone \(address) forgot this watch")
+        model.bondWasLost(now: loop.now, address: address)
+        afterInput()
+    }
+
     /// The Do Not Disturb state kept before a restart: `remaining` of a
     /// timed one (nil: until turned off). Not written back.
     public func restoreDoNotDisturb(remaining: Duration?) {
@@ -212,8 +220,15 @@ public final class WatchController {
     private func phoneEvent(_ event: PhoneSession.Event) {
         event.log(to: logger)
         switch event {
-        case .ancsSubscribed: model.phoneKind = .iPhone
-        case .gadgetbridgeStarted: model.phoneKind = .android
+        case .ancsSubscribed:
+            model.phoneKind = .iPhone
+            model.notificationsShared = true
+        case .gadgetbridgeStarted:
+            model.phoneKind = .android
+            model.notificationsShared = true
+        case .ancsUnavailable:
+            model.notificationsShared = false
+            requestRender()
         default: break
         }
         switch event {

@@ -1,8 +1,6 @@
 import BoardConfig
 import HAL
 import Haptics
-import Input
-import Screens
 
 /// The batteries: the watch's own (its gauge, read now and then by the
 /// battery monitor) and the phone's (an iPhone's Battery Service).
@@ -57,36 +55,5 @@ extension WatchModel {
         guard phoneBattery != percent else { return }
         phoneBattery = percent
         requestRender()
-    }
-
-    /// What the status screen says now.
-    public func statusReport(now: MonotonicInstant) -> StatusReport {
-        let phone: StatusReport.Phone
-        switch link {
-        case .off: phone = .bluetoothOff
-        case .advertising: phone = .waiting
-        case .connected, .encrypted: phone = .connected(phoneKind)
-        }
-        let time: StatusReport.TimeSource
-        switch wallClock.source(at: now) {
-        case .phone: time = .phone
-        case .system: time = .system
-        case .unknown: time = .unknown
-        }
-        return StatusReport(phone: phone, phoneBattery: phoneBattery, hasBattery: battery != nil, watchBattery: watchBattery, time: time)
-    }
-
-    /// The status screen: the buttons scroll its rows; the negative button
-    /// (or back) goes back to the menu.
-    func statusButton(_ role: ButtonRole, _ gesture: ButtonGesture, scroll: Int) {
-        let rows = ScreenRenderer.statusLineCount(statusReport(now: .zero))
-        switch (role, gesture) {
-        case (.negative, _), (.back, _):
-            screen = .watchMenu(selected: WatchMenu.Entry.status.rawValue)
-        case (.positive, .doublePress), (.up, _):
-            screen = .status(scroll: max(0, scroll - 1))
-        case (.positive, _), (.down, _), (.select, _):
-            screen = .status(scroll: scroll + 1 < rows ? scroll + 1 : 0)
-        }
     }
 }

@@ -47,7 +47,7 @@ extension WatchModel {
         }
     }
 
-    func openWatchMenu() { screen = .watchMenu(selected: 0) }
+    func openWatchMenu() { screen = .watchMenu(selected: watchMenuStart) }
 
     /// A gesture on the watch menu (moves like the Do Not Disturb menu).
     func watchMenuButton(_ role: ButtonRole, _ gesture: ButtonGesture, selected: Int) {

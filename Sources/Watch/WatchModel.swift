@@ -114,6 +114,17 @@ public final class WatchModel {
     public var battery: BatteryWiring?
     /// The watch's battery at its last reading (nil: none, or not read yet).
     public internal(set) var watchBattery: BatteryReading?
+    // What the Status screen explains (WatchModel+Status).
+    /// The phone shares its notifications: true once ANCS is subscribed or
+    /// Gadgetbridge spoke, false when the phone offers no ANCS (an iPhone
+    /// with Share System Notifications off); nil while not known.
+    public var notificationsShared: Bool?
+    /// The phone forgot this watch (a stale bond): "Pair again", until the
+    /// link is encrypted again.
+    public internal(set) var bondLost = false
+    /// New notifications that arrived Silent in a row (a Focus is on, most
+    /// likely): listed, not buzzed. A notification that may alert resets it.
+    public internal(set) var silentInARow = 0
     /// The kind of phone on the link (the status screen), set by the shell
     /// as the phone shows it; unknown again when it goes.
     public var phoneKind = StatusReport.PhoneKind.unknown
@@ -228,6 +239,8 @@ public final class WatchModel {
         isFindingPhone = false
         phoneBattery = nil  // the next phone says its own
         phoneKind = .unknown
+        notificationsShared = nil
+        silentInARow = 0
         media.reset()  // the phone's player went with it (Now Playing says "Nothing playing")
         mediaNotice = nil
         hideVolumeBar()
@@ -260,7 +273,10 @@ public final class WatchModel {
     public func linkChanged(_ new: PhoneLinkState, now: MonotonicInstant) {
         guard new != link else { return }
         link = new
-        if new == .encrypted { linkBecameEstablished() }
+        if new == .encrypted {
+            linkBecameEstablished()
+            bondLost = false  // paired again
+        }
         requestRender()
     }
 
@@ -343,6 +359,7 @@ public final class WatchModel {
     }
 
     private func notificationAdded(_ info: NotificationInfo, now: MonotonicInstant) {
+        if !info.isPreExisting { silentInARow = info.flags.contains(.silent) ? min(silentInARow + 1, 99) : 0 }
         if info.isPreExisting {
             preExistingAdded(info, now: now)
         } else {

@@ -336,7 +336,7 @@ public final class WatchDaemon {
             pairingRequested: { [unowned(unsafe) watch] passkey, reply in watch.showPairing(passkey: passkey, reply: reply) },
             pairingEnded: { [unowned(unsafe) watch] _ in watch.pairingFinished() },
             staleBond: { [unowned(unsafe) watch] address in
-                watch.showNotice("Pair again: the phone \(address) forgot this watch")
+                watch.bondWasLost(address: "\(address)")
             },
             notice: { [unowned(unsafe) watch] text in watch.showNotice(text) },
             ready: { [lifetime, unowned(unsafe) self, unowned(unsafe) loop] failure in

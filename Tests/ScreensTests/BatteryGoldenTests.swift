@@ -56,4 +56,20 @@ struct BatteryGoldenTests {
         Golden.check(image: Panel(height: 32).render(.status(scroll: 1), status(), f.consumer, report: iPhone),
                      "status-iphone-scrolled-128x32")
     }
+
+    @Test("the causes first: notifications not shared (where the switch is), Silent in a row, the rows counted")
+    func causes() {
+        let f = Fixture()
+        var report = StatusReport(phone: .connected(.unknown), hasBattery: false, time: .phone)
+        report.notSharing = true
+        #expect(ScreenRenderer.statusLineCount(report) == 7)
+        Golden.check(image: Panel().render(.status(scroll: 0), status(), f.consumer, report: report), "status-not-sharing-128x64")
+        var focus = StatusReport(phone: .connected(.iPhone), phoneBattery: 50, time: .phone)
+        focus.silentInARow = 4
+        focus.notAnswering = true
+        #expect(ScreenRenderer.statusLineCount(focus) == 7)
+        Golden.check(image: Panel().render(.status(scroll: 0), status(), f.consumer, report: focus), "status-silent-128x64")
+        let alone = StatusReport(phone: .waiting, time: .unknown)
+        #expect(ScreenRenderer.statusLineCount(alone) == 3)
+    }
 }

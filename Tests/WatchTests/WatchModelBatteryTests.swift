@@ -140,4 +140,48 @@ import Watch
         rig.press(.negative)
         #expect(rig.screen == .watchMenu(selected: WatchMenu.Entry.status.rawValue))
     }
+
+    // MARK: the causes (issue 25 item 1, as far as built)
+
+    @Test func aPhoneThatSharesNoNotificationsIsExplainedAndTheMenuOpensOnStatus() {
+        let rig = Self.rig()
+        rig.connect()
+        rig.model.linkChanged(.encrypted, now: rig.now)
+        rig.advance(by: .seconds(1))
+        #expect(!rig.model.statusReport(now: rig.now).needsAttention)
+        rig.model.notificationsShared = false  // the controller's answer to "the phone offers no ANCS"
+        let report = rig.model.statusReport(now: rig.now)
+        #expect(report.notSharing && report.needsAttention)
+        rig.press(.negative, .longPress)
+        #expect(rig.screen == .watchMenu(selected: WatchMenu.Entry.status.rawValue))
+        rig.press(.negative)
+        // Gone with the phone.
+        rig.disconnect()
+        #expect(rig.model.notificationsShared == nil)
+        #expect(!rig.model.statusReport(now: rig.now).notSharing)
+    }
+
+    @Test func silentNotificationsInARowAreCountedAndOneThatMayAlertResetsThem() {
+        let rig = Self.rig()
+        rig.connect()
+        rig.add(1, .social, flags: [.silent])
+        rig.add(2, .social, flags: [.silent])
+        rig.add(3, .social, flags: [.silent, .preExisting])  // announced on connecting: not a Focus
+        #expect(rig.model.silentInARow == 2)
+        #expect(rig.model.statusReport(now: rig.now).silentInARow == 2)
+        rig.add(4, .social)
+        #expect(rig.model.silentInARow == 0)
+    }
+
+    @Test func aLostBondIsExplainedUntilTheLinkIsEncryptedAgain() {
+        let rig = Self.rig()
+        rig.model.bondWasLost(now: rig.now, address: "AA:BB:CC:DD:EE:FF")
+        #expect(rig.screen == .message("Pair again: the phone AA:BB:CC:DD:EE:FF forgot this watch"))
+        #expect(rig.model.statusReport(now: rig.now).bondLost)
+        rig.connect()
+        rig.model.linkChanged(.connected, now: rig.now)
+        #expect(rig.model.bondLost)
+        rig.model.linkChanged(.encrypted, now: rig.now)
+        #expect(!rig.model.bondLost)
+    }
 }

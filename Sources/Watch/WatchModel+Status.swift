@@ -1,0 +1,63 @@
+import BoardConfig
+import HAL
+import Input
+import Screens
+
+/// The Status screen (the watch menu's last entry, issue 25 item 1): what
+/// the watch knows of itself, and for each cause it can tell why
+/// notifications may not arrive, in plain words (`StatusReport`). The
+/// `?` / `!` beside the Bluetooth rune leads there: the watch menu opens
+/// on "Status" while it shows.
+extension WatchModel {
+    /// What the status screen says now.
+    public func statusReport(now: MonotonicInstant) -> StatusReport {
+        let phone: StatusReport.Phone
+        switch link {
+        case .off: phone = .bluetoothOff
+        case .advertising: phone = .waiting
+        case .connected, .encrypted: phone = .connected(phoneKind)
+        }
+        let time: StatusReport.TimeSource
+        switch wallClock.source(at: now) {
+        case .phone: time = .phone
+        case .system: time = .system
+        case .unknown: time = .unknown
+        }
+        var report = StatusReport(phone: phone, phoneBattery: phoneBattery, hasBattery: battery != nil, watchBattery: watchBattery, time: time)
+        if isPhoneConnected {
+            report.notSharing = notificationsShared == false
+            report.notAnswering = notifications.health.state == .failing
+            report.silentInARow = silentInARow
+        }
+        report.bondLost = bondLost
+        return report
+    }
+
+    /// The status screen: the buttons scroll its rows; the negative button
+    /// (or back) goes back to the menu.
+    func statusButton(_ role: ButtonRole, _ gesture: ButtonGesture, scroll: Int) {
+        let rows = ScreenRenderer.statusLineCount(statusReport(now: .zero))
+        switch (role, gesture) {
+        case (.negative, _), (.back, _):
+            screen = .watchMenu(selected: WatchMenu.Entry.status.rawValue)
+        case (.positive, .doublePress), (.up, _):
+            screen = .status(scroll: max(0, scroll - 1))
+        case (.positive, _), (.down, _), (.select, _):
+            screen = .status(scroll: scroll + 1 < rows ? scroll + 1 : 0)
+        }
+    }
+
+    /// Where the watch menu opens: on "Status" while a cause asks for
+    /// attention (the `!` of a phone that stopped answering among them),
+    /// else on its first entry.
+    var watchMenuStart: Int {
+        statusReport(now: .zero).needsAttention ? WatchMenu.Entry.status.rawValue : 0
+    }
+
+    /// The phone forgot this watch: says so now, and on the Status screen
+    /// until the link is encrypted again.
+    public func bondWasLost(now: MonotonicInstant, address: String) {
+        bondLost = true
+        showNotice("Pair again: the phone \(address) forgot this watch", now: now)
+    }
+}
