@@ -32,7 +32,7 @@ extension WatchModel {
         case .findingPhone:
             findingPhoneButton()
         case .status(let scroll):
-            statusButton(role, gesture, scroll: scroll)
+            statusButton(role, gesture, scroll: scroll, now: now)
         case .notificationMenu(let uid, let selected):
             notificationMenuButton(role, gesture, uid: uid, selected: selected)
         case .replyPicker(let uid, let selected):

@@ -5,9 +5,9 @@ import Screens
 
 /// The Status screen (the watch menu's last entry, issue 25 item 1): what
 /// the watch knows of itself, and for each cause it can tell why
-/// notifications may not arrive, in plain words (`StatusReport`). The
-/// `?` / `!` beside the Bluetooth rune leads there: the watch menu opens
-/// on "Status" while it shows.
+/// notifications may not arrive, in plain words (`StatusReport`). While
+/// one asks for action (the `!` beside the Bluetooth rune among them), the
+/// watch menu opens on "Status".
 extension WatchModel {
     /// What the status screen says now.
     public func statusReport(now: MonotonicInstant) -> StatusReport {
@@ -35,8 +35,8 @@ extension WatchModel {
 
     /// The status screen: the buttons scroll its rows; the negative button
     /// (or back) goes back to the menu.
-    func statusButton(_ role: ButtonRole, _ gesture: ButtonGesture, scroll: Int) {
-        let rows = ScreenRenderer.statusLineCount(statusReport(now: .zero))
+    func statusButton(_ role: ButtonRole, _ gesture: ButtonGesture, scroll: Int, now: MonotonicInstant) {
+        let rows = ScreenRenderer.statusLineCount(statusReport(now: now))
         switch (role, gesture) {
         case (.negative, _), (.back, _):
             screen = .watchMenu(selected: WatchMenu.Entry.status.rawValue)
