@@ -110,8 +110,20 @@ public enum HarnessJSON {
                 ("millivolts", b.millivolts.map { "\($0)" } ?? "null"),
             ]) } ?? "null"),
             ("phoneBattery", w.phoneBattery.map { "\($0)" } ?? "null"),
+            ("causes", causes(w.status)),
         ]
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// The Status screen's causes, by name (docs/harness.md): `notSharing`,
+    /// `notAnswering`, `bondLost`, `silent` (two or more Silent in a row).
+    static func causes(_ r: StatusReport) -> String {
+        var names: [String] = []
+        if r.notSharing { names.append(string("notSharing")) }
+        if r.notAnswering { names.append(string("notAnswering")) }
+        if r.bondLost { names.append(string("bondLost")) }
+        if r.silentInARow >= 2 { names.append(string("silent")) }
+        return "[" + names.joined(separator: ",") + "]"
     }
 
     /// ANCS health (docs/harness.md): state, seconds since the last

@@ -1,4 +1,5 @@
 import Notifications
+import Screens
 
 /// The notification source's health in words, for systemd's STATUS=
 /// (`systemctl status wristcore`), and as values to tell when the words
@@ -11,9 +12,12 @@ extension WatchController {
         var lastResult: NotificationSourceHealth.Result
         var counts: InlineArray<4, Int>
         var ageMinutes: Int64?
+        /// The Status screen's causes (`statusCauses`).
+        var causes: Int
 
         public static func == (a: Self, b: Self) -> Bool {
             a.connected == b.connected && a.state == b.state && a.lastResult == b.lastResult && a.ageMinutes == b.ageMinutes
+                && a.causes == b.causes
                 && a.counts[0] == b.counts[0] && a.counts[1] == b.counts[1] && a.counts[2] == b.counts[2]
                 && a.counts[3] == b.counts[3]
         }
@@ -24,7 +28,24 @@ extension WatchController {
         return HealthStatusKey(
             connected: session != nil, state: h.state, lastResult: h.lastResult,
             counts: [h.probes, h.probesUnanswered, h.resubscribes, h.resubscribeFailures],
-            ageMinutes: h.notificationSourceAge(at: now).map { $0.components.seconds / 60 })
+            ageMinutes: h.notificationSourceAge(at: now).map { $0.components.seconds / 60 },
+            causes: Self.causeBits(model.statusReport(now: now)))
+    }
+
+    static func causeBits(_ r: StatusReport) -> Int {
+        (r.notSharing ? 1 : 0) | (r.notAnswering ? 2 : 0) | (r.bondLost ? 4 : 0) | (r.silentInARow >= 2 ? r.silentInARow << 3 : 0)
+    }
+
+    /// The Status screen's causes in words, for STATUS= and the log ("" when
+    /// none): why notifications may not arrive, and what to do.
+    public var statusCauses: String {
+        let r = model.statusReport(now: now)
+        var parts: [String] = []
+        if r.notSharing { parts.append("the phone shares no notifications (iPhone: Settings > Bluetooth > (i) > Share System Notifications)") }
+        if r.notAnswering { parts.append("the phone stopped answering; checking again") }
+        if r.bondLost { parts.append("the phone forgot this watch: pair again") }
+        if r.silentInARow >= 2 { parts.append("\(r.silentInARow) notifications came Silent in a row (a Focus is on?): listed, not buzzed") }
+        return parts.joined(separator: "; ")
     }
 
     /// "ANCS ok: last notification event 4 min ago, 12 probes (0

@@ -33,6 +33,8 @@ public struct WatchSnapshot: Sendable {
     /// The watch's battery at its last reading, and the phone's level.
     public var watchBattery: BatteryReading?
     public var phoneBattery: Int?
+    /// What the Status screen says (its causes among it).
+    public var status: StatusReport
     /// The loop's time when it was taken.
     public var now: MonotonicInstant
 }
@@ -47,6 +49,7 @@ extension WatchController {
             isMotorOn: motor?.isMotorOn == true, displayBus: displayBus, sourceHealth: model.notifications.health,
             doNotDisturb: model.doNotDisturb, media: model.media,
             weather: model.feeds.weather, calendarEvents: model.feeds.agenda.count,
-            phoneAlarms: model.feeds.alarms.count, watchBattery: model.watchBattery, phoneBattery: model.phoneBattery, now: now)
+            phoneAlarms: model.feeds.alarms.count, watchBattery: model.watchBattery, phoneBattery: model.phoneBattery,
+            status: model.statusReport(now: now), now: now)
     }
 }

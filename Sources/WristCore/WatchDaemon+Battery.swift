@@ -27,8 +27,7 @@ extension WatchDaemon {
         return monitor
     }
 
-    /// The battery is empty: ask the system to power off (it then stops the
-    /// daemon like any shutdown, motor off).
+    /// The battery is empty: ask the system to power off (motor off as in any shutdown).
     func requestPowerOff() {
         guard let path = options.powerOffRequestPath ?? PowerOffRequest.defaultPath else {
             return logger.error("battery empty: not powering off (no $RUNTIME_DIRECTORY: run by systemd with wristcore-poweroff.path, docs/battery.md)")

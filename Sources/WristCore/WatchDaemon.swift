@@ -468,6 +468,7 @@ extension WatchDaemon {
         guard let systemd else { return }
         var text = phoneLinkStatus ?? "running on \(board.name)"
         if let watch, watch.session != nil { text += "; " + watch.healthStatus }
+        if let causes = watch?.statusCauses, !causes.isEmpty { text += "; " + causes }
         systemd.setStatus(text)  // sent only when it changed
     }
 

@@ -97,4 +97,22 @@ import Watch
         _ = try loop.runUntil(timeout: .milliseconds(200)) { false }
         #expect(phone.replies.count == count)
     }
+
+    /// Issue 25 item 1, as far as built: the causes in the harness `state`
+    /// and in the words STATUS= carries.
+    @Test func theStatusCausesReachTheStateAndTheSystemdStatusWords() throws {
+        let rig = try SimBoardRig()
+        try rig.connectPhone()
+        #expect(try rig.state()["causes"] as? [String] == [])
+        #expect(rig.watch.statusCauses.isEmpty)
+        try rig.play("""
+            add uid=11 category=social title="Anna" message="one" flags=silent
+            add uid=12 category=social title="Anna" message="two" flags=silent
+            """)
+        try #require(try rig.run(until: { rig.watch.model.silentInARow == 2 }))
+        rig.watch.bondWasLost(address: "AA:BB:CC:DD:EE:FF")
+        #expect(try rig.state()["causes"] as? [String] == ["bondLost", "silent"])
+        #expect(rig.watch.statusCauses == "the phone forgot this watch: pair again; "
+            + "2 notifications came Silent in a row (a Focus is on?): listed, not buzzed")
+    }
 }
