@@ -192,9 +192,11 @@ final class WatchRig {
         precondition(closed && opened, "the simulated board has no \(role) button")
     }
 
-    /// The battery's gauge reads `percent` (the simulated board's emulated
-    /// MAX17048), the daemon reads it now, the glyph is drawn and flushed.
-    func batteryReads(percent: Int) {
+    /// The battery's gauge (the simulated board's emulated MAX17048) reads
+    /// 50 % or 36 %, whichever the watch does not show (a step of the glyph
+    /// apart); the daemon reads it now, the glyph is drawn and flushed.
+    func batteryReadsAnotherLevel() {
+        let percent = watch.model.watchBattery?.percent == 50 ? 36 : 50
         precondition(daemon.devices!.setBattery(percent: percent, charging: false), "the board has no battery")
         daemon.battery!.readNow()
         settle()

@@ -1,4 +1,5 @@
 import BoardConfig
+import Notifications
 import Foundation
 import Glibc
 import HAL
@@ -114,5 +115,25 @@ import Watch
         #expect(try rig.state()["causes"] as? [String] == ["bondLost", "silent"])
         #expect(rig.watch.statusCauses == "the phone forgot this watch: pair again; "
             + "2 notifications came Silent in a row (a Focus is on?): listed, not buzzed")
+    }
+
+    /// A new level reaches the panel: the status bar's glyph is flushed.
+    @Test func aNewLevelIsFlushedToThePanelOnTheList() throws {
+        let rig = try SimBoardRig(board: Self.board())
+        try rig.connectPhone()
+        try rig.play(#"add uid=5 category=social title="Anna" message="hello" flags=important"#)
+        try #require(try rig.run(until: { rig.watch.screen == .detail(NotificationID(5), scroll: 0) }))
+        #expect(try rig.harness.request("press back", loop: rig.loop) == "ok press back")
+        #expect(rig.watch.screen == .list(selected: 0), "\(rig.watch.screen)")
+        let devices = try #require(rig.daemon.devices)
+        var before = rig.watch.driver.totals.busBytes
+        for percent in [50, 36, 50, 36] {
+            #expect(devices.setBattery(percent: percent, charging: false))
+            rig.daemon.battery?.readNow()
+            try rig.idle(.milliseconds(50))
+            let after = rig.watch.driver.totals.busBytes
+            #expect(after > before, "\(percent) %: no bytes to the panel")
+            before = after
+        }
     }
 }
