@@ -124,7 +124,8 @@ public final class PowerSupplyBattery: BatteryGauge {
         var value = 0, negative = false, digits = 0
         for (i, b) in bytes.enumerated() {
             if i == 0 && b == UInt8(ascii: "-") { negative = true; continue }
-            guard b >= 0x30 && b <= 0x39, digits < 12 else { return nil }
+            // Nine digits at most: no overflow where Int is 32 bits (armhf).
+            guard b >= 0x30 && b <= 0x39, digits < 9 else { return nil }
             value = value * 10 + Int(b - 0x30)
             digits += 1
         }

@@ -59,7 +59,7 @@ public final class MAX1704xGauge: BatteryGauge {
         let charging: Bool
         switch chip {
         case .max17048:
-            millivolts = vcell * 78_125 / 1_000_000
+            millivolts = vcell * 5 / 64  // 78.125 µV = 5/64 mV: no 32-bit overflow on armhf
             let rate = Int16(bitPattern: try registers.readRegister(Register.crate))
             charging = rate > Self.chargingRateBits
         case .max17043:

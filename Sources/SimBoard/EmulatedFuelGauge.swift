@@ -8,8 +8,9 @@ public final class EmulatedFuelGauge: I2CRegisters {
     public let location: String
     /// State of charge in 1/256 %.
     public private(set) var stateOfCharge = 80 << 8
-    /// The cell voltage in 78.125 µV steps.
-    public private(set) var cellVoltage = 3_900 * 1_000 * 1_000 / 78_125
+    /// The cell voltage in 78.125 µV steps (5/64 mV: 64 steps are 5 mV,
+    /// which keeps the arithmetic in 32 bits on armhf).
+    public private(set) var cellVoltage = 3_900 * 64 / 5
     /// CRATE: 0.208 %/hour per bit, signed.
     public private(set) var chargeRate: Int16 = -20
     /// Reads the gauge served.
@@ -27,7 +28,7 @@ public final class EmulatedFuelGauge: I2CRegisters {
     public func set(percent: Int, charging: Bool) {
         let p = min(max(percent, 0), 100)
         stateOfCharge = p << 8
-        cellVoltage = (3_300 + p * 9) * 1_000 * 1_000 / 78_125
+        cellVoltage = (3_300 + p * 9) * 64 / 5
         chargeRate = charging ? 100 : -20
     }
 
