@@ -88,11 +88,11 @@ public final class PowerSupplyBattery: BatteryGauge {
 
     // MARK: - Files
 
+    /// Opens an attribute as `FileBytes` opens any outside file (non-blocking,
+    /// refused unless a regular file).
     private static func openAttribute(_ path: String, required: Bool) throws(HALError) -> Int32 {
-        let fd = wc_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
-        if fd < 0 {
-            let e = Errno.current
-            throw e.halError("open \(path)", hint: required
+        guard let fd = try FileBytes.openIfPresent(path) else {
+            throw Errno.noEntry.halError("open \(path)", hint: required
                 ? "the power supply has no state of charge here; `ls \(classDirectory)` lists the supplies the kernel has" : nil)
         }
         do throws(HALError) { _ = try FileBytes.regularFileStatus(fd, path) } catch {
@@ -106,9 +106,10 @@ public final class PowerSupplyBattery: BatteryGauge {
     private func pread(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ attribute: StaticString) throws(HALError)
         -> UnsafeRawBufferPointer
     {
-        var n: Int
-        repeat { n = CLinux.pread(fd, buffer.baseAddress, buffer.count, 0) } while n < 0 && Errno.current == .interrupted
-        if n < 0 { throw Errno.current.halError("read \(location)/\(attribute)") }
+        let n: Int
+        do { n = try retryingOnInterrupt { CLinux.pread(fd, buffer.baseAddress, buffer.count, 0) } } catch {
+            throw error.halError("read \(location)/\(attribute)")
+        }
         return Self.trimmed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
     }
 

@@ -19,7 +19,6 @@ public final class BatteryMonitor {
     /// The first failed reading of a run of failures; nil for the first good
     /// reading after them.
     public var failureHandler: ((HALError?) -> Void)?
-    public private(set) var last: BatteryReading?
     /// Readings that failed since the monitor started.
     public private(set) var failures = 0
 
@@ -48,7 +47,6 @@ public final class BatteryMonitor {
     public func readNow() {
         do throws(HALError) {
             let reading = try gauge.read()
-            last = reading
             if failing {
                 failing = false
                 failureHandler?(nil)

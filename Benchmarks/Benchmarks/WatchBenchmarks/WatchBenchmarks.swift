@@ -87,35 +87,27 @@ let benchmarks: @Sendable () -> Void = {
     let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, .throughput, busBytes, motorPulses, controlPointWrites]
     let config = Benchmark.Configuration(metrics: metrics, scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 20_000)
 
-    Benchmark("Watch: notification → fetch → motor → render → flush → button → action", configuration: config) { benchmark in
-        let r = try rig("e2e") { r in for _ in 0..<64 { r.notificationThenDismiss() } }
-        let before = Snapshot(r)
-        let actions = r.phone.negativeActions
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { r.notificationThenDismiss() }
-        benchmark.stopMeasurement()
-        let n = benchmark.scaledIterations.count
-        Snapshot(r).record(since: before, iterations: n, benchmark)
-        precondition(r.phone.negativeActions - actions == n, "every press must reach the phone as a negative action")
-        precondition(r.motorOns - before.motor == 2 * n, "every notification must play the double pulse")
-        precondition(r.watch.notifications.notificationCount == 0 && r.phone.otherPDUs == 0)
+    // The same story on a board with a battery too (issue 25 item 2: its
+    // glyph drawn in every frame).
+    for battery in [false, true] {
+        let name = "Watch: notification → fetch → motor → render → flush → button → action" + (battery ? ", with a battery" : "")
+        Benchmark(name, configuration: config) { benchmark in
+            let r = try rig(battery ? "e2e-battery" : "e2e", battery: battery) { r in for _ in 0..<64 { r.notificationThenDismiss() } }
+            precondition(!battery || r.watch.model.watchBattery?.percent == 80, "the gauge was read at start")
+            let before = Snapshot(r)
+            let actions = r.phone.negativeActions
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { r.notificationThenDismiss() }
+            benchmark.stopMeasurement()
+            let n = benchmark.scaledIterations.count
+            Snapshot(r).record(since: before, iterations: n, benchmark)
+            precondition(r.phone.negativeActions - actions == n, "every press must reach the phone as a negative action")
+            precondition(r.motorOns - before.motor == 2 * n, "every notification must play the double pulse")
+            precondition(r.watch.notifications.notificationCount == 0 && r.phone.otherPDUs == 0)
+        }
     }
 
-    // Issue 25 item 2: the same story on a board with a battery (its glyph
-    // drawn in every frame), and a reading of the gauge that changes the glyph.
-    Benchmark("Watch: notification → fetch → motor → render → flush → button → action, with a battery", configuration: config) { benchmark in
-        let r = try rig("e2e-battery", battery: true) { r in for _ in 0..<64 { r.notificationThenDismiss() } }
-        precondition(r.watch.model.watchBattery?.percent == 80, "the gauge was read at start")
-        let before = Snapshot(r)
-        let actions = r.phone.negativeActions
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { r.notificationThenDismiss() }
-        benchmark.stopMeasurement()
-        let n = benchmark.scaledIterations.count
-        Snapshot(r).record(since: before, iterations: n, benchmark)
-        precondition(r.phone.negativeActions - actions == n, "every press must reach the phone as a negative action")
-    }
-
+    // A reading of the gauge that changes the glyph.
     Benchmark("Watch: battery reading (emulated MAX17048 → gauge → model) → status bar glyph → render → flush", configuration: config) { benchmark in
         let r = try rig("battery", battery: true) { r in
             r.notificationArrives()  // it pops up: its detail has no status bar
