@@ -27,6 +27,9 @@ public struct PhoneLinkHandlers {
     /// The link's adapter went away (`present` false: removed, or powered off
     /// by another program) or came back and accepts phones again (true).
     public var adapterChanged: (_ present: Bool) -> Void
+    /// Whether some phone is bonded to the watch (a link that keeps bonds:
+    /// Bluetooth; reported at start-up and whenever it changes).
+    public var pairedChanged: (_ paired: Bool) -> Void
     /// What the link is doing, in a line for systemd's STATUS= ("advertising
     /// as …", "connected to …", "Bluetooth adapter hci0 gone since …").
     public var statusChanged: (String) -> Void
@@ -45,6 +48,7 @@ public struct PhoneLinkHandlers {
         notice: @escaping (String) -> Void = { _ in },
         ready: @escaping (_ failure: String?) -> Void = { _ in },
         adapterChanged: @escaping (_ present: Bool) -> Void = { _ in },
+        pairedChanged: @escaping (_ paired: Bool) -> Void = { _ in },
         statusChanged: @escaping (String) -> Void = { _ in },
         failed: @escaping (_ why: String) -> Void = { _ in }
     ) {
@@ -58,6 +62,7 @@ public struct PhoneLinkHandlers {
         self.notice = notice
         self.ready = ready
         self.adapterChanged = adapterChanged
+        self.pairedChanged = pairedChanged
         self.statusChanged = statusChanged
         self.failed = failed
     }

@@ -115,14 +115,13 @@ public enum HarnessJSON {
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 
-    /// The Status screen's causes, by name (docs/harness.md): `notSharing`,
-    /// `notAnswering`, `bondLost`, `silent` (two or more Silent in a row).
+    /// The Status screen's causes, by name (docs/harness.md,
+    /// `StatusReport.Cause`): `notSharing`, `notAnswering`, `bondLost`,
+    /// `silent` (two or more Silent in a row), `adapterGone`, `notPaired`,
+    /// `pairing`, `lookingForNotifications`.
     static func causes(_ r: StatusReport) -> String {
         var names: [String] = []
-        if r.notSharing { names.append(string("notSharing")) }
-        if r.notAnswering { names.append(string("notAnswering")) }
-        if r.bondLost { names.append(string("bondLost")) }
-        if r.silentInARow >= 2 { names.append(string("silent")) }
+        for cause in StatusReport.Cause.allCases where r.has(cause) { names.append(string("\(cause.name)")) }
         return "[" + names.joined(separator: ",") + "]"
     }
 

@@ -13,11 +13,15 @@ public struct Doctor {
     public let system: any DoctorSystem
     /// Where the bond store lives (`BondStore.defaultDirectory` unless overridden).
     public let stateDirectory: String
+    /// Where a running watch writes its status (`RunningWatchStatus`).
+    public let runtimeDirectory: String
 
-    public init(board: Board, system: any DoctorSystem = LiveDoctorSystem(), stateDirectory: String = BondStore.defaultDirectory) {
+    public init(board: Board, system: any DoctorSystem = LiveDoctorSystem(), stateDirectory: String = BondStore.defaultDirectory,
+                runtimeDirectory: String = RunningWatchStatus.defaultDirectory) {
         self.board = board
         self.system = system
         self.stateDirectory = stateDirectory
+        self.runtimeDirectory = runtimeDirectory
     }
 
     public struct Report: Sendable {
@@ -39,7 +43,28 @@ public struct Doctor {
         checkBluetooth(&r)
         checkPrivileges(&r)
         checkStateDirectory(&r)
+        checkRunningWatch(&r)
         return r
+    }
+
+    /// The running watch's own account (the Status screen's causes, as the
+    /// service wrote them): a warning per cause. None running (no file) is
+    /// no fault, and says nothing.
+    func checkRunningWatch(_ r: inout Report) {
+        let path = runtimeDirectory + "/" + RunningWatchStatus.fileName
+        switch system.runningWatch(path) {
+        case .success(nil):
+            return
+        case .failure(let e):
+            r.warn("running watch: \(e)")
+        case .success(let report?):
+            guard system.isRunning(pid: report.pid) else {
+                r.warn("\(path) names pid \(report.pid), which is not running: the service stopped without removing it (systemd removes it on a clean stop)")
+                return
+            }
+            r.ok("running watch (pid \(report.pid)): \(report.status)")
+            for cause in report.causes { r.warn("running watch: \(cause.words)") }
+        }
     }
 
     /// The board's battery gauge, read once (a board without one: nothing).

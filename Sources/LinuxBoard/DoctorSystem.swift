@@ -32,6 +32,11 @@ public protocol DoctorSystem: AnyObject {
     func userName(_ uid: UInt32) -> String
     /// One reading of the board's battery gauge, or why it failed.
     func readBattery(_ wiring: BatteryWiring) -> Result<BatteryReading, HALError>
+    /// What a running watch wrote of itself (`RunningWatchStatus` at
+    /// `path`): nil when there is no file, or why it could not be read.
+    func runningWatch(_ path: String) -> Result<RunningWatchStatus.Report?, HALError>
+    /// Whether process `pid` runs.
+    func isRunning(pid: Int32) -> Bool
 }
 
 public enum GPIOLineStatus: Equatable, Sendable {

@@ -114,6 +114,7 @@ public final class LinuxBoardDevices: BoardDevices {
         }
         bt.onAdapterLost = { _ in handlers.adapterChanged(false) }
         bt.onAdapterReturned = { _ in handlers.adapterChanged(true) }
+        bt.onPairedChanged = { paired in handlers.pairedChanged(paired) }
         bt.onFailure = { error in handlers.failed("Bluetooth: \(error)") }
         bt.onStaleBond = { address in handlers.staleBond(address) }
         bt.onBondSaveFailed = { failure in handlers.notice(failure.notice) }

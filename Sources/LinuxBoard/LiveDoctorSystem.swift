@@ -11,6 +11,12 @@ public final class LiveDoctorSystem: DoctorSystem {
     public func deviceAccess(_ path: String) -> SystemProbe.Access { SystemProbe.deviceAccess(path) }
     public func exists(_ path: String) -> Bool { SystemProbe.exists(path) }
 
+    public func runningWatch(_ path: String) -> Result<RunningWatchStatus.Report?, HALError> {
+        do throws(HALError) { return .success(try RunningWatchStatus.read(at: path)) } catch { return .failure(error) }
+    }
+
+    public func isRunning(pid: Int32) -> Bool { RunningWatchStatus.isRunning(pid) }
+
     public func readBattery(_ wiring: BatteryWiring) -> Result<BatteryReading, HALError> {
         do throws(HALError) {
             return .success(try LinuxBoardDevices.openGauge(wiring).read())

@@ -71,6 +71,12 @@ public final class BluetoothPeripheral {
         get { bonds.onSaveFailed }
         set { bonds.onSaveFailed = newValue }
     }
+    /// Whether some phone is bonded changed: at start-up (the bond store
+    /// read), after a pairing, an unpairing or a stale bond.
+    public var onPairedChanged: ((Bool) -> Void)? {
+        get { bonds.onPairedChanged }
+        set { bonds.onPairedChanged = newValue }
+    }
     /// The adapter went away (the link, if any, was reported down first).
     public var onAdapterLost: ((AdapterLoss) -> Void)?
     /// The adapter came back, was set up again and advertising resumed,

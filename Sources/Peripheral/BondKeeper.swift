@@ -20,8 +20,12 @@ final class BondKeeper {
     var onSaveFailed: ((BondSaveFailure) -> Void)?
     /// A stored bond no longer works and was removed: the phone must pair again.
     var onStale: ((BluetoothAddress) -> Void)?
+    /// Whether some phone is bonded changed (`isPaired`): the Status screen's "Not paired".
+    var onPairedChanged: ((Bool) -> Void)?
     /// Where a stale bond is unpaired too (nil while the peripheral is stopped).
     var controller: BluetoothController?
+    /// Some phone is bonded: a key is stored, or waits to be saved.
+    var isPaired: Bool { !store.longTermKeys.isEmpty || !unsavedKeys.isEmpty }
 
     /// Keys the kernel gave us that are not on disk yet (the write failed).
     private var unsavedKeys: [LongTermKey] = []
@@ -64,6 +68,7 @@ final class BondKeeper {
         } catch {
             throw BluetoothError("cannot read the bond store: \(error)", hint: error.hint ?? "the state directory (\(store.directory)) and its files must be readable and writable by the watch's user: 'sudo chown -R wristcore:wristcore \(store.directory)' (or the user the daemon runs as)")
         }
+        onPairedChanged?(isPaired)
         guard privacy else { return nil }
         do { return try store.ensureLocalIRK() } catch {
             throw BluetoothError("cannot store the watch's identity key: \(error.operation): \(error.reason)", hint: BondStore.fixHint(for: error, directory: store.directory))
@@ -80,6 +85,7 @@ final class BondKeeper {
             unsavedKeys.append(key)
             notSaved(key.address, error)
         }
+        onPairedChanged?(isPaired)
     }
 
     /// mgmt New IRK with the store hint: the phone's identity, part of its bond.
@@ -100,6 +106,7 @@ final class BondKeeper {
             do { try store.remove(address) } catch { logger.error("cannot remove the bond of \(address): \(error)") }
             logger.info("bond with \(address) removed (unpaired)")
         }
+        onPairedChanged?(isPaired)
     }
 
     /// The phone's encryption with a stored key failed (it forgot the
@@ -111,6 +118,7 @@ final class BondKeeper {
         controller?.send(UnpairDevice(address: address, addressType: type, disconnect: false)) { _, _ in }
         logger.warning("the bond with \(address) no longer works (the phone forgot the watch): removed. Pair again: on the iPhone, Settings > Bluetooth, forget \"\(watchName)\" if listed, then connect to it again")
         onStale?(address)
+        onPairedChanged?(isPaired)
     }
 
     /// The peripheral stops: no more retries (unsaved keys are lost with the session).

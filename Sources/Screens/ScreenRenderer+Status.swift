@@ -24,11 +24,16 @@ extension ScreenRenderer {
     /// What one row says. The causes come first, each in as many rows as
     /// its words take (21 columns of the small font).
     enum StatusRow: CaseIterable {
-        case notSharing, notAnswering, bondLost, silent, phone, phoneBattery, watchBattery, time
+        case adapterGone, notPaired, pairing, lookingForNotifications, notSharing, notAnswering, bondLost, silent
+        case phone, phoneBattery, watchBattery, time
 
         /// Rows this kind takes for `report` (0: not shown).
         func rows(_ r: StatusReport) -> Int {
             switch self {
+            case .adapterGone: r.adapterGone ? 2 : 0
+            case .notPaired: r.notPaired ? 3 : 0
+            case .pairing: r.pairing ? 2 : 0
+            case .lookingForNotifications: r.lookingForNotifications ? 2 : 0
             case .notSharing: r.notSharing ? 5 : 0
             case .notAnswering: r.notAnswering ? 2 : 0
             case .bondLost: r.bondLost ? 2 : 0
@@ -61,6 +66,20 @@ extension ScreenRenderer {
 
     func appendStatusRow(_ kind: StatusRow, _ part: Int, of report: StatusReport, to out: TextScratch) {
         switch kind {
+        case .adapterGone:
+            // The daemon waits for it (bluetooth.adapterLossTimeout), then exits for systemd to restart it.
+            out.append(part == 0 ? "Bluetooth adapter" : "gone: waiting for it")
+        case .notPaired:
+            // Where the phone pairs, and under which name.
+            if part == 2 {
+                out.append("tap ").append(nameBuffer.bytes)
+            } else {
+                out.append(part == 0 ? "Not paired: on phone" : "Settings > Bluetooth")
+            }
+        case .pairing:
+            out.append(part == 0 ? "Pairing: tap Pair" : "on the phone")
+        case .lookingForNotifications:
+            out.append(part == 0 ? "Looking for the" : "phone's notifications")
         case .notSharing:
             // Where the switch is, in the iPhone's words.
             out.append(part == 0 ? "No notifications:" : part == 1 ? "iPhone Settings >" : part == 2 ? "Bluetooth > (i) >"

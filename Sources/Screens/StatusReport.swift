@@ -34,6 +34,16 @@ public struct StatusReport: Sendable, Equatable {
     public var watchBattery: BatteryReading?
     public var time: TimeSource
     /// Why notifications may not arrive, each cause the watch can tell.
+    /// The Bluetooth adapter went away (removed, or switched off by another program).
+    public var adapterGone = false
+    /// The watch advertises and no phone is bonded: pair one.
+    public var notPaired = false
+    /// A phone is connected and the link is not encrypted yet: pairing (or
+    /// encryption with a stored bond) waits for the phone.
+    public var pairing = false
+    /// Encrypted, and the phone's notification service has not answered
+    /// yet (the `?` beside the Bluetooth rune while it looks).
+    public var lookingForNotifications = false
     /// The phone offers no ANCS: an iPhone with Share System Notifications off.
     public var notSharing = false
     /// The phone stopped answering the watch's liveness probes (`!`).
@@ -49,7 +59,11 @@ public struct StatusReport: Sendable, Equatable {
     }
 
     /// A cause the wearer should act on (the watch menu opens on Status).
-    public var needsAttention: Bool { notSharing || notAnswering || bondLost }
+    /// Every cause but Silent notifications asks for it: the `?` and `!`
+    /// beside the Bluetooth rune lead here.
+    public var needsAttention: Bool {
+        adapterGone || notPaired || pairing || lookingForNotifications || notSharing || notAnswering || bondLost
+    }
 
     public init(phone: Phone, phoneBattery: Int? = nil, hasBattery: Bool = false, watchBattery: BatteryReading? = nil,
                 time: TimeSource = .unknown) {
@@ -60,4 +74,58 @@ public struct StatusReport: Sendable, Equatable {
         self.time = time
     }
 
+    /// Each cause the Status screen can explain: its name (the harness's
+    /// `causes`, the runtime status file) and its words (systemd's STATUS=,
+    /// `wristcore doctor` on a running watch).
+    public enum Cause: Int, CaseIterable, Sendable {
+        case adapterGone, notPaired, pairing, lookingForNotifications, notSharing, notAnswering, bondLost, silent
+
+        public var name: StaticString {
+            switch self {
+            case .adapterGone: "adapterGone"
+            case .notPaired: "notPaired"
+            case .pairing: "pairing"
+            case .lookingForNotifications: "lookingForNotifications"
+            case .notSharing: "notSharing"
+            case .notAnswering: "notAnswering"
+            case .bondLost: "bondLost"
+            case .silent: "silent"
+            }
+        }
+
+        /// What it means and what to do, in a phrase.
+        public var words: StaticString {
+            switch self {
+            case .adapterGone: "the Bluetooth adapter is gone: waiting for it (check its USB connection, 'dmesg')"
+            case .notPaired: "no phone is paired: on the phone, Settings > Bluetooth, tap the watch's name"
+            case .pairing: "a phone is connected and pairing: tap Pair on the phone"
+            case .lookingForNotifications: "looking for the phone's notification service"
+            case .notSharing: "the phone shares no notifications (iPhone: Settings > Bluetooth > (i) > Share System Notifications)"
+            case .notAnswering: "the phone stopped answering; checking again"
+            case .bondLost: "the phone forgot this watch: pair again"
+            case .silent: "notifications came Silent in a row (a Focus is on?): listed, not buzzed"
+            }
+        }
+    }
+
+    /// Whether `cause` holds now.
+    public func has(_ cause: Cause) -> Bool {
+        switch cause {
+        case .adapterGone: adapterGone
+        case .notPaired: notPaired
+        case .pairing: pairing
+        case .lookingForNotifications: lookingForNotifications
+        case .notSharing: notSharing
+        case .notAnswering: notAnswering
+        case .bondLost: bondLost
+        case .silent: silentInARow >= 2
+        }
+    }
+
+    /// The causes that hold, one bit each (`Cause.rawValue`), to tell when they change.
+    public var causeBits: Int {
+        var bits = 0
+        for cause in Cause.allCases where has(cause) { bits |= 1 << cause.rawValue }
+        return bits
+    }
 }

@@ -32,20 +32,26 @@ extension WatchController {
             causes: Self.causeBits(model.statusReport(now: now)))
     }
 
+    /// The causes and the Silent count (its words say how many).
     static func causeBits(_ r: StatusReport) -> Int {
-        (r.notSharing ? 1 : 0) | (r.notAnswering ? 2 : 0) | (r.bondLost ? 4 : 0) | (r.silentInARow >= 2 ? r.silentInARow << 3 : 0)
+        r.causeBits | (r.silentInARow >= 2 ? r.silentInARow << 8 : 0)
+    }
+
+    /// The Status screen's causes that hold now, each by name and in words
+    /// (the Silent one says how many): the runtime status file's lines.
+    public var statusCauseList: [(name: StaticString, words: String)] {
+        let r = model.statusReport(now: now)
+        var list: [(name: StaticString, words: String)] = []
+        for cause in StatusReport.Cause.allCases where r.has(cause) {
+            list.append((cause.name, cause == .silent ? "\(r.silentInARow) \(cause.words)" : "\(cause.words)"))
+        }
+        return list
     }
 
     /// The Status screen's causes in words, for STATUS= and the log ("" when
     /// none): why notifications may not arrive, and what to do.
     public var statusCauses: String {
-        let r = model.statusReport(now: now)
-        var parts: [String] = []
-        if r.notSharing { parts.append("the phone shares no notifications (iPhone: Settings > Bluetooth > (i) > Share System Notifications)") }
-        if r.notAnswering { parts.append("the phone stopped answering; checking again") }
-        if r.bondLost { parts.append("the phone forgot this watch: pair again") }
-        if r.silentInARow >= 2 { parts.append("\(r.silentInARow) notifications came Silent in a row (a Focus is on?): listed, not buzzed") }
-        return parts.joined(separator: "; ")
+        statusCauseList.map { $0.words }.joined(separator: "; ")
     }
 
     /// "ANCS ok: last notification event 4 min ago, 12 probes (0

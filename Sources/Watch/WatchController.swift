@@ -202,6 +202,19 @@ public final class WatchController {
         afterInput()
     }
 
+    /// The Bluetooth adapter went away (`present` false) or came back.
+    public func adapterChanged(present: Bool) {
+        logger.notice(present ? "Bluetooth adapter back" : "Bluetooth adapter gone")
+        model.adapterChanged(present: present, now: loop.now)
+        afterInput()
+    }
+
+    /// Whether some phone is bonded (reported by a link that keeps bonds).
+    public func pairedChanged(_ paired: Bool) {
+        model.pairedChanged(paired)
+        afterInput()
+    }
+
     /// The Do Not Disturb state kept before a restart: `remaining` of a
     /// timed one (nil: until turned off). Not written back.
     public func restoreDoNotDisturb(remaining: Duration?) {

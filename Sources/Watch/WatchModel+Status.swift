@@ -24,7 +24,12 @@ extension WatchModel {
         case .unknown: time = .unknown
         }
         var report = StatusReport(phone: phone, phoneBattery: phoneBattery, hasBattery: battery != nil, watchBattery: watchBattery, time: time)
+        report.adapterGone = adapterGone
+        report.notPaired = link == .advertising && paired == false
+        report.pairing = link == .connected && paired != nil
         if isPhoneConnected {
+            report.lookingForNotifications = link == .encrypted && notificationsShared == nil
+                && notifications.health.state == .unknown && phoneKind != .android
             report.notSharing = notificationsShared == false
             report.notAnswering = notifications.health.state == .failing
             report.silentInARow = silentInARow
@@ -52,6 +57,20 @@ extension WatchModel {
     /// else on its first entry.
     var watchMenuStart: Int {
         statusReport(now: .zero).needsAttention ? WatchMenu.Entry.status.rawValue : 0
+    }
+
+    /// The Bluetooth adapter went away or came back: a notice now, and
+    /// "adapter gone" on the Status screen while it is away.
+    public func adapterChanged(present: Bool, now: MonotonicInstant) {
+        adapterGone = !present
+        showNotice(present ? "Bluetooth adapter back" : "Bluetooth adapter gone", now: now)
+    }
+
+    /// Whether some phone is bonded (the Status screen's "Not paired").
+    public func pairedChanged(_ new: Bool) {
+        guard paired != new else { return }
+        paired = new
+        requestRender()
     }
 
     /// The phone forgot this watch: says so now, and on the Status screen

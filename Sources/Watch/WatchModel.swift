@@ -122,6 +122,12 @@ public final class WatchModel {
     /// The phone forgot this watch (a stale bond): "Pair again", until the
     /// link is encrypted again.
     public internal(set) var bondLost = false
+    /// Whether some phone is bonded (a link that keeps bonds reports it;
+    /// nil: the link keeps none, as the simulated phone endpoint).
+    public internal(set) var paired: Bool?
+    /// The Bluetooth adapter went away (removed, or switched off by another
+    /// program), until it is back.
+    public internal(set) var adapterGone = false
     /// New notifications that arrived Silent in a row (a Focus is on, most
     /// likely): listed, not buzzed. A notification that may alert resets it.
     public internal(set) var silentInARow = 0

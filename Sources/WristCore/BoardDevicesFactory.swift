@@ -67,14 +67,14 @@ public struct BoardDevicesFactory {
 extension BoardDevicesFactory {
     /// What `wristcore doctor` reports: the system and wiring checks for a
     /// real board; on simulated hardware there is nothing to check.
-    public static func doctorReport(for board: Board, stateDirectory: String) -> Doctor.Report {
+    public static func doctorReport(for board: Board, stateDirectory: String, runtimeDirectory: String) -> Doctor.Report {
         guard !board.simulated else {
             var r = Doctor.Report()
             r.ok("board \(board.source): \(board.name)")
             r.ok("simulated board: no devices to check")
             return r
         }
-        return Doctor(board: board, stateDirectory: stateDirectory).check()
+        return Doctor(board: board, stateDirectory: stateDirectory, runtimeDirectory: runtimeDirectory).check()
     }
 
     /// `wristcore motor-off`: drives the board's motor line inactive (after a

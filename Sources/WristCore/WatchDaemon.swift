@@ -65,6 +65,8 @@ public final class WatchDaemon {
         /// by default `$RUNTIME_DIRECTORY/power-off`, which the package's
         /// `wristcore-poweroff.path` unit watches (docs/battery.md).
         public var powerOffRequestPath: String?
+        /// Where the running watch's status goes for `wristcore doctor` (by default `$RUNTIME_DIRECTORY/status`).
+        public var runningStatusPath: String?
         public init() {}
     }
 
@@ -156,6 +158,9 @@ public final class WatchDaemon {
     private var phoneLinkStatus: String?
     /// What the last STATUS= said about ANCS, to build the text only on a change.
     private var healthStatusKey: WatchController.HealthStatusKey?
+    /// The running watch's status file as last written; a failed write is logged once.
+    private var runningStatus: RunningWatchStatus.Report?
+    private var runningStatusFailed = false
     private var loop: EpollLoop?
 
     /// Opens the devices and starts the watch on `loop` without running it
@@ -223,6 +228,8 @@ public final class WatchDaemon {
         safeMotorOff()
         systemd?.stopping()
         systemd = nil
+        if runningStatus != nil, let path = options.runningStatusPath ?? RunningWatchStatus.runtimePath { try? AtomicFileStore().remove(path) }
+        runningStatus = nil
         devices?.stopPhoneLink()
         watch?.stop()
         buttons?.close()
@@ -356,8 +363,9 @@ public final class WatchDaemon {
                 // No watchdog pings while the adapter is gone (SystemdSupervisor).
                 if !lifetime.isOver { self.systemd?.setPhoneLinkHealthy(present) }
                 if !present { watch.link = .off }
-                watch.showNotice(present ? "Bluetooth adapter back" : "Bluetooth adapter gone")
+                watch.adapterChanged(present: present)
             },
+            pairedChanged: { [unowned(unsafe) watch] paired in watch.pairedChanged(paired) },
             statusChanged: { [lifetime, unowned(unsafe) self] text in if !lifetime.isOver { self.phoneLinkStatusChanged(text) } },
             failed: { [lifetime, unowned(unsafe) self, unowned(unsafe) loop] why in
                 guard !lifetime.isOver else { return }
@@ -470,6 +478,21 @@ extension WatchDaemon {
         if let watch, watch.session != nil { text += "; " + watch.healthStatus }
         if let causes = watch?.statusCauses, !causes.isEmpty { text += "; " + causes }
         systemd.setStatus(text)  // sent only when it changed
+        if let watch { writeRunningStatus(text, watch: watch) }
+    }
+
+    /// The running watch's status file (`RunningWatchStatus`, read by
+    /// `wristcore doctor`): replaced when STATUS= or the causes change.
+    private func writeRunningStatus(_ text: String, watch: WatchController) {
+        guard let path = options.runningStatusPath ?? RunningWatchStatus.runtimePath else { return }
+        let causes = watch.statusCauseList.map { RunningWatchStatus.Report.Cause(name: "\($0.name)", words: $0.words) }
+        let report = RunningWatchStatus.Report(pid: RunningWatchStatus.currentPID, status: text, causes: causes)
+        guard report != runningStatus else { return }
+        runningStatus = report
+        do throws(HALError) { try RunningWatchStatus.write(report, to: path) } catch {
+            if !runningStatusFailed { logger.warning("cannot write the status for 'wristcore doctor': \(error)") }
+            runningStatusFailed = true
+        }
     }
 
     /// Refreshes STATUS= with the watchdog's period (its pings wake the loop

@@ -279,6 +279,26 @@ import WatchFiles
         #expect(reloaded.bondedPeers.map(\.address) == [other])
     }
 
+    /// The Status screen's "Not paired" (issue 25 item 1): whether some
+    /// phone is bonded, at start-up, after a new key, after a stale bond.
+    @Test func whetherAPhoneIsPairedIsReportedAtStartAndWhenBondsChange() throws {
+        let p = makePeripheral()
+        var paired: [Bool] = []
+        p.onPairedChanged = { paired.append($0) }
+        try started(p)
+        #expect(paired == [false])
+        rig.offer(try FakeLink(peer: phone))
+        rig.pump { p.link != nil }
+        var event: [UInt8] = [1]
+        ltk(phone).encode(into: &event)
+        fake.send(.newLongTermKey, event)
+        rig.pump { paired.count == 2 }
+        #expect(paired == [false, true])
+        fake.send(.authenticationFailed, phone.wireBytes + [1, ManagementStatus.authenticationFailed.rawValue])
+        rig.pump { paired.count == 3 }
+        #expect(paired == [false, true, false])
+    }
+
     @Test func userRejectionDoesNotCountAsStaleBond() throws {
         try store.store(ltk(phone))
         let p = makePeripheral()

@@ -148,6 +148,7 @@ import Watch
         rig.connect()
         rig.model.linkChanged(.encrypted, now: rig.now)
         rig.advance(by: .seconds(1))
+        rig.model.notificationsShared = true  // ANCS subscribed
         #expect(!rig.model.statusReport(now: rig.now).needsAttention)
         rig.model.notificationsShared = false  // the controller's answer to "the phone offers no ANCS"
         let report = rig.model.statusReport(now: rig.now)

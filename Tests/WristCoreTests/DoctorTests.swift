@@ -55,6 +55,15 @@ final class FakeDoctorSystem: DoctorSystem {
     func availableBytes(_ path: String) -> UInt64? { free[path] ?? 12 * 1024 * 1024 * 1024 }
     func owner(_ path: String) -> FileOwner? { owners[path] }
     func userName(_ uid: UInt32) -> String { uid == 0 ? "root (uid 0)" : uid == 999 ? "wristcore (uid 999)" : "uid \(uid)" }
+    /// The running watch's status file, and the processes that run.
+    var watchStatus: Result<RunningWatchStatus.Report?, HALError> = .success(nil)
+    var watchStatusPaths: [String] = []
+    var runningPIDs: Set<Int32> = []
+    func runningWatch(_ path: String) -> Result<RunningWatchStatus.Report?, HALError> {
+        watchStatusPaths.append(path)
+        return watchStatus
+    }
+    func isRunning(pid: Int32) -> Bool { runningPIDs.contains(pid) }
 }
 
 @Suite struct DoctorTests {
@@ -299,7 +308,7 @@ final class FakeDoctorSystem: DoctorSystem {
 
     @Test func simulatedBoardChecksNothing() throws {
         let sim = try BoardLoader.load(argument: "sim")
-        let report = BoardDevicesFactory.doctorReport(for: sim, stateDirectory: "/nonexistent")
+        let report = BoardDevicesFactory.doctorReport(for: sim, stateDirectory: "/nonexistent", runtimeDirectory: "/nonexistent")
         #expect(report.lines == ["ok    board Boards/sim.json: Simulated watch", "ok    simulated board: no devices to check"])
         #expect(!report.failed)
     }
