@@ -72,4 +72,39 @@ struct BatteryGoldenTests {
         let alone = StatusReport(phone: .waiting, time: .unknown)
         #expect(ScreenRenderer.statusLineCount(alone) == 3)
     }
+
+    @Test("every cause's rows at 128x64 and 128x32: not paired (with the watch's name), pairing, looking, the adapter gone, a lost bond")
+    func linkCauses() {
+        let f = Fixture()
+        var notPaired = StatusReport(phone: .waiting, time: .system)
+        notPaired.notPaired = true
+        #expect(ScreenRenderer.statusLineCount(notPaired) == 5)
+        let tall = Panel()
+        tall.renderer.setWatchName("Anna's watch")
+        Golden.check(image: tall.render(.status(scroll: 0), status(.advertising), f.consumer, report: notPaired), "status-not-paired-128x64")
+        let short = Panel(height: 32)
+        short.renderer.setWatchName("Anna's watch")
+        Golden.check(image: short.render(.status(scroll: 0), status(.advertising), f.consumer, report: notPaired), "status-not-paired-128x32")
+        // Scrolled: the name's row, then what the watch knows.
+        Golden.check(image: short.render(.status(scroll: 2), status(.advertising), f.consumer, report: notPaired), "status-not-paired-scrolled-128x32")
+
+        var pairing = StatusReport(phone: .connected(.unknown), time: .system)
+        pairing.pairing = true
+        Golden.check(image: Panel(height: 32).render(.status(scroll: 0), status(.connected), f.consumer, report: pairing), "status-pairing-128x32")
+        var looking = StatusReport(phone: .connected(.unknown), phoneBattery: 71, time: .phone)
+        looking.lookingForNotifications = true
+        Golden.check(image: Panel().render(.status(scroll: 0), status(.encrypted), f.consumer, report: looking), "status-looking-128x64")
+        Golden.check(image: Panel(height: 32).render(.status(scroll: 0), status(.encrypted), f.consumer, report: looking), "status-looking-128x32")
+        var gone = StatusReport(phone: .bluetoothOff, hasBattery: true, watchBattery: BatteryReading(percent: 55, charging: false), time: .system)
+        gone.adapterGone = true
+        #expect(ScreenRenderer.statusLineCount(gone) == 5)
+        Golden.check(image: Panel().render(.status(scroll: 0), status(.off), f.consumer, report: gone), "status-adapter-gone-128x64")
+        Golden.check(image: Panel(height: 32).render(.status(scroll: 0), status(.off), f.consumer, report: gone), "status-adapter-gone-128x32")
+        var lost = StatusReport(phone: .waiting, time: .system)
+        lost.bondLost = true
+        Golden.check(image: Panel(height: 32).render(.status(scroll: 0), status(.advertising), f.consumer, report: lost), "status-bond-lost-128x32")
+        var notSharing = StatusReport(phone: .connected(.unknown), time: .phone)
+        notSharing.notSharing = true
+        Golden.check(image: Panel(height: 32).render(.status(scroll: 0), status(), f.consumer, report: notSharing), "status-not-sharing-128x32")
+    }
 }
