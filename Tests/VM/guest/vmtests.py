@@ -1159,8 +1159,16 @@ def main():
             os.unlink(HARNESS)
         except FileNotFoundError:
             pass
-        env = dict(os.environ, NOTIFY_SOCKET=NOTIFY, WATCHDOG_USEC=str(WATCHDOG_USEC))
+        env = dict(os.environ, NOTIFY_SOCKET=NOTIFY, WATCHDOG_USEC=str(WATCHDOG_USEC), RUNTIME_DIRECTORY=RUN_DIR)
         return Proc(name, daemon_argv(board), env=env)
+
+    def doctor_says(line):
+        """`wristcore doctor` reads the running watch's status file (RUNTIME_DIRECTORY/status):
+        the doctor's output once it has `line`, else None."""
+        def once():
+            out = sh(f"{WRISTCORE} doctor --board {BOARD} --runtime-dir {RUN_DIR}", timeout=60).stdout
+            return out if line in out else None
+        return wait_until(once, T_SHORT, interval=0.5)
 
     def btmgmt_power(on):
         r = sh(f"sleep 3 | timeout -k 2 20 btmgmt --index {HW['BT_WATCH_INDEX']} power {'on' if on else 'off'}", shell_bash=True, timeout=40)
@@ -1188,6 +1196,8 @@ def main():
         expect(phone.wait_for(r"^SESSION started", T_PAIR, since=mark), f"the phone did not reconnect to the supervised daemon\nphone:\n{phone.tail()}\nwatch:\n{watch.tail()}")
         expect(not phone.matches(r"^PAIRING", since=mark), "the phone was asked to pair")
         expect(notify.wait_for(lambda m: m == "WATCHDOG=1", T_SHORT) is not None, f"no watchdog pings while healthy: {notify.between(0)}")
+        running = doctor_says("ok    running watch (pid ")
+        expect(running, f"doctor does not see the running watch: {sh(f'ls -l {RUN_DIR}; cat {RUN_DIR}/status', shell_bash=True).stdout}")
 
         # Another process powers the watch's adapter off.
         mark = phone.mark()
@@ -1202,6 +1212,9 @@ def main():
         expect(i_lost is not None, f"no stretched watchdog timeout when the adapter went: {notify.between(n_off)}")
         gone = notify.wait_for(lambda m: m.startswith("STATUS=Bluetooth adapter hci") and " gone since " in m, T_SHORT, since=n_off)
         expect(gone is not None, f"no STATUS= saying the adapter is gone: {notify.between(n_off)}")
+        said = doctor_says("WARN  running watch: the Bluetooth adapter is gone")
+        expect(said, f"doctor on the running watch does not say the adapter is gone: {sh(f'cat {RUN_DIR}/status', shell_bash=True).stdout}")
+        diag("doctor on the running watch: " + next((l for l in said.splitlines() if "running watch" in l and "WARN" in l), "?"))
         time.sleep(3 * WATCHDOG_USEC / 2e6)  # three ping intervals without the adapter
         pinged = [m for m in notify.between(i_lost + 1) if m == "WATCHDOG=1"]
         expect(not pinged, f"the watchdog was pinged while the adapter was gone: {notify.between(i_lost)}")
