@@ -12,8 +12,8 @@ extension WatchModel {
     /// Whether `now` falls in the quiet hours by the watch's clock (never
     /// while the time is unknown).
     public func isQuietHours(at now: MonotonicInstant) -> Bool {
-        guard let quiet = settings.quietHours, let minute = wallClock.minuteOfDay(at: now) else { return false }
-        return quiet.contains(minuteOfDay: minute)
+        guard let quiet = settings.quietHours, let time = wallClock.time(at: now) else { return false }
+        return quiet.contains(weekday: time.weekday, minuteOfDay: time.hour * 60 + time.minute)
     }
 
     /// Plays `pattern` unless quiet hours keep the motor still (`anyHour`:

@@ -178,19 +178,39 @@ struct UserSettingsValidator {
         return rules
     }
 
-    /// `"quietHours": "22:00-07:00"` or `"off"`.
+    /// `"quietHours": "22:00-07:00"`, `"off"`, one window by weekday
+    /// (`"mon-fri 22:00-07:00"`), or a list of windows
+    /// (`["mon-fri 22:00-07:00", "sat,sun 23:00-09:00"]`, at most
+    /// `QuietHours.maxWindows`).
     mutating func quietHours(_ value: ConfigJSON) -> QuietHoursOverride {
-        let allowed = "\"HH:MM-HH:MM\" on the watch's own time (e.g. \"22:00-07:00\") or \"off\""
-        guard case .string(let text, _) = value else {
-            v.problem(value.line, "quietHours", "expected a string, found \(value.kindName); allowed: \(allowed)")
+        let allowed = "\(QuietHoursText.allowed), a list of those (at most \(QuietHours.maxWindows)), or \"off\""
+        let items: [ConfigJSON]
+        var isList = false
+        switch value {
+        case .string("off", _): return .off
+        case .string: items = [value]
+        case .array(let list, _):
+            items = list
+            isList = true
+        default:
+            v.problem(value.line, "quietHours", "expected a string or a list of strings, found \(value.kindName); allowed: \(allowed)")
             return .boardFile
         }
-        if text == "off" { return .off }
-        guard let (start, end) = BoardValidator.quietHours(text) else {
-            v.problem(value.line, "quietHours", "\(BoardText.quoted(text)) is not a time range; allowed: \(allowed)")
+        guard !items.isEmpty, items.count <= QuietHours.maxWindows else {
+            v.problem(value.line, "quietHours", "\(items.count) windows; allowed: 1-\(QuietHours.maxWindows)")
             return .boardFile
         }
-        return .hours(QuietHours(startMinute: start, endMinute: end))
+        var windows: [QuietHours.Window] = []
+        for (i, item) in items.enumerated() {
+            let field = isList ? "quietHours[\(i)]" : "quietHours"
+            guard case .string(let text, _) = item, let window = QuietHoursText.window(text) else {
+                v.problem(item.line, field, "\(BoardValidator.show(item)) is not a time range; allowed: \(allowed)")
+                continue
+            }
+            windows.append(window)
+        }
+        guard let schedule = QuietHours(windows: windows) else { return .boardFile }
+        return .hours(schedule)
     }
 
     /// `"doNotDisturb": { "calls": "ring" }`.

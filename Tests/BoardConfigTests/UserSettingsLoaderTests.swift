@@ -183,13 +183,40 @@ struct UserSettingsLoaderTests {
         ])
     }
 
+    static let quietAllowed = #""HH:MM-HH:MM" every day, or days first: "mon-fri 22:00-07:00", "sat,sun 23:00-09:00" (days: mon tue wed thu fri sat sun, a list or a range), a list of those (at most 14), or "off""#
+
     @Test func quietHours() {
         #expect(problems(#"{"quietHours": "22-7"}"#) == [
-            #"\#(Self.file):1: quietHours: "22-7" is not a time range; allowed: "HH:MM-HH:MM" on the watch's own time (e.g. "22:00-07:00") or "off""#,
+            #"\#(Self.file):1: quietHours: "22-7" is not a time range; allowed: \#(Self.quietAllowed)"#,
         ])
         #expect(problems(#"{"quietHours": 22}"#) == [
-            #"\#(Self.file):1: quietHours: expected a string, found the number 22; allowed: "HH:MM-HH:MM" on the watch's own time (e.g. "22:00-07:00") or "off""#,
+            #"\#(Self.file):1: quietHours: expected a string or a list of strings, found the number 22; allowed: \#(Self.quietAllowed)"#,
         ])
+        #expect(problems(#"{"quietHours": ["mon-fri 22:00-07:00", "sun,xyz 23:00-09:00", 7]}"#) == [
+            #"\#(Self.file):1: quietHours[1]: "sun,xyz 23:00-09:00" is not a time range; allowed: \#(Self.quietAllowed)"#,
+            #"\#(Self.file):1: quietHours[2]: 7 is not a time range; allowed: \#(Self.quietAllowed)"#,
+        ])
+        #expect(problems(#"{"quietHours": []}"#) == [#"\#(Self.file):1: quietHours: 0 windows; allowed: 1-14"#])
+        let fifteen = "[" + Array(repeating: #""mon 01:00-02:00""#, count: 15).joined(separator: ",") + "]"
+        #expect(problems(#"{"quietHours": "# + fifteen + "}") == [#"\#(Self.file):1: quietHours: 15 windows; allowed: 1-14"#])
+    }
+
+    /// Issue 25 item 3: quiet hours by weekday, as PebbleOS and Bangle.js schedule them.
+    @Test func quietHoursByWeekday() throws {
+        let s = try load(#"{"quietHours": ["mon-fri 22:00-07:00", "SAT,sun 23:00-09:00", "fri-mon 12:00-13:00", "mon-wed,sat 05:00-05:30"]}"#)
+        typealias W = QuietHours.Window
+        let weekdays = QuietHours.Weekdays(rawValue: 0b001_1111)
+        let weekend = QuietHours.Weekdays(rawValue: 0b110_0000)
+        let friToMon = QuietHours.Weekdays(rawValue: 0b111_0001)
+        let monToWedSat = QuietHours.Weekdays(rawValue: 0b010_0111)
+        #expect(s.quietHours == .hours(QuietHours(windows: [
+            W(days: weekdays, startMinute: 22 * 60, endMinute: 7 * 60),
+            W(days: weekend, startMinute: 23 * 60, endMinute: 9 * 60),
+            W(days: friToMon, startMinute: 12 * 60, endMinute: 13 * 60),
+            W(days: monToWedSat, startMinute: 5 * 60, endMinute: 5 * 60 + 30),
+        ])!))
+        #expect(try load(#"{"quietHours": "sat 10:00-11:00"}"#).quietHours == .hours(QuietHours(windows: [
+            W(days: QuietHours.Weekdays(weekday: 6), startMinute: 600, endMinute: 660)])!))
     }
 
     @Test func doNotDisturb() {

@@ -54,3 +54,48 @@ import Watch
         #expect(!rig.model.isQuietHours(at: rig.now))
     }
 }
+
+/// Issue 25 item 3: quiet hours by weekday on the watch's own clock, across
+/// a week: a window crossing midnight belongs to the day it starts on.
+@Suite struct WatchModelWeekdayQuietHoursTests {
+    /// 2024-05-06 is a Monday.
+    static func at(_ day: Int, _ hh: Int, _ mm: Int) -> CivilTime {
+        CivilTime(year: 2024, month: 5, day: day, hour: hh, minute: mm, second: 0)
+    }
+
+    @Test func weeknightsAndWeekendMorningsAcrossAWeek() {
+        var settings = ModelRig.defaultSettings()
+        let weekdays = QuietHours.Weekdays(rawValue: 0b001_1111)
+        let weekend = QuietHours.Weekdays(rawValue: 0b110_0000)
+        settings.quietHours = QuietHours(windows: [
+            .init(days: weekdays, startMinute: 22 * 60, endMinute: 7 * 60),
+            .init(days: weekend, startMinute: 23 * 60, endMinute: 9 * 60),
+        ])
+        let clock = SettableClock(Self.at(6, 12, 0))
+        settings.systemClock = clock.read
+        let rig = ModelRig(settings: settings)
+        #expect(Self.at(6, 0, 0).weekday == 1 && Self.at(12, 0, 0).weekday == 7)
+        func quiet(_ day: Int, _ hh: Int, _ mm: Int) -> Bool {
+            clock.time = Self.at(day, hh, mm)
+            return rig.model.isQuietHours(at: rig.now)
+        }
+        // Every day of the week 6-12 May 2024, at 22:30, 23:30, 03:00, 07:30 and 08:30.
+        var table: [String] = []
+        for day in 6...12 {
+            table.append([quiet(day, 22, 30), quiet(day, 23, 30), quiet(day, 3, 0), quiet(day, 7, 30), quiet(day, 8, 30)]
+                .map { $0 ? "Q" : "." }.joined())
+        }
+        #expect(table == [
+            "QQQQQ",  // Mon: its night from 22:00; the morning is Sunday night's, to 09:00
+            "QQQ..",  // Tue: the morning is Monday night's, to 07:00
+            "QQQ..",
+            "QQQ..",
+            "QQQ..",  // Fri: from 22:00
+            ".QQ..",  // Sat: 23:00 on; 03:00 is Friday night's
+            ".QQQQ",  // Sun: Saturday night's runs to 09:00
+        ])
+        // The clock unknown: never quiet.
+        clock.time = nil
+        #expect(!rig.model.isQuietHours(at: rig.now))
+    }
+}
