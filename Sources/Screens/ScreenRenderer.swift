@@ -23,9 +23,9 @@ public final class ScreenRenderer {
     public var placement: ButtonPlacement
     /// Panels under 64 rows show less on each screen.
     public let isCompact: Bool
-    /// Whether an app's notifications hide their content, by AppIdentifier
-    /// bytes (the settings file's `hideContent`); set once, nil: none does.
-    public var contentHidden: ((UnsafeRawBufferPointer) -> Bool)?
+    /// Whether a notification hides its content (the settings file's
+    /// `hideContent`, an app's or a filter's); set once, nil: none does.
+    public var contentHidden: ((Notification) -> Bool)?
     /// Tests only: draw the content without labels or clips (`LayoutProbe`).
     public var layoutProbe: LayoutProbe?
 

@@ -13,6 +13,10 @@ import Haptics
 /// (`AppRules`, built at load: no allocation). Without rules the motor
 /// does not wait, as before.
 ///
+/// The settings file's `filters` match what a notification says (app,
+/// title, subtitle, message); the first that matches decides instead of
+/// the app's rule (`UserSettings.rule`), with the same actions:
+///
 /// - mute: no vibration, no pop-up, still listed; a muted call's ring
 ///   waits for its app the same way and stays still.
 /// - vibrate: the app's pattern instead of the category's ("none": none).
@@ -33,7 +37,7 @@ extension WatchModel {
 
     /// Some rule could change what this alert does: wait for its app.
     var alertWaitsForApp: Bool {
-        isDoNotDisturbOn ? userSettings.apps.hasAlwaysAlert : !userSettings.apps.isEmpty
+        isDoNotDisturbOn ? userSettings.hasAlwaysAlert : userSettings.hasRules
     }
 
     /// A live notification that alerts (not a call). True when its pop-up
@@ -61,10 +65,11 @@ extension WatchModel {
         return false
     }
 
-    /// The rule of a stored notification's app, if any.
+    /// The rule of a stored notification: the first filter that matches
+    /// what it says, else its app's, if any.
     func appRule(_ uid: NotificationID) -> AppRule? {
-        guard !userSettings.apps.isEmpty, let n = notifications.notification(uid) else { return nil }
-        return userSettings.apps.rule(for: n.bytes(.appIdentifier))
+        guard userSettings.hasRules, let n = notifications.notification(uid) else { return nil }
+        return userSettings.rule(for: n)
     }
 
     /// Plays what the waiting alert's rule says; true when it may pop up.
@@ -91,11 +96,14 @@ extension WatchModel {
     func ring(_ uid: NotificationID, pattern: VibrationPattern?, now: MonotonicInstant) {
         guard let pattern else { return }
         if isDoNotDisturbOn && userSettings.doNotDisturb.calls == .silent { return }
-        guard userSettings.apps.hasMute else {
+        guard userSettings.hasMute else {
             vibrate(pattern, now: now)
             return
         }
-        if let n = notifications.notification(uid), n.available.contains(.appIdentifier) {
+        // Filters read the title and message too: they wait for the whole fetch.
+        if let n = notifications.notification(uid), n.available.contains(.appIdentifier),
+            userSettings.filters.isEmpty || !n.isFetchPending
+        {
             if appRule(uid)?.mute != true { vibrate(pattern, now: now) }
             return
         }
@@ -128,5 +136,17 @@ extension WatchModel {
         pendingRing = nil
         pendingRingPattern = nil
         pendingRingDeadline = nil
+    }
+}
+
+extension UserSettings {
+    /// The rule for a stored notification (filters first, then its app's).
+    public func rule(for n: Notification) -> AppRule? {
+        rule(app: n.bytes(.appIdentifier), title: n.bytes(.title), subtitle: n.bytes(.subtitle), message: n.bytes(.message))
+    }
+
+    /// Whether the screens show "Notification" instead of what `n` says.
+    public func hidesContent(_ n: Notification) -> Bool {
+        hasHideContent && rule(for: n)?.hideContent == true
     }
 }

@@ -21,6 +21,9 @@ public struct UserSettings: Equatable, Sendable {
     public var patterns: [VibrationPattern] = []
     /// Rules by AppIdentifier.
     public var apps = AppRules()
+    /// Rules by what a notification says (app, title, subtitle, message);
+    /// the first that matches decides, before the app's rule.
+    public var filters = ContentFilters()
     /// Quiet hours on the watch's own time; they replace the board file's
     /// `motor.quietHours`.
     public var quietHours: QuietHoursOverride = .boardFile
@@ -69,4 +72,25 @@ public struct DoNotDisturbOptions: Equatable, Sendable {
     public var calls = Calls.ring
 
     public init() {}
+}
+
+extension UserSettings {
+    /// What applies to a notification: the first filter that matches what
+    /// it says, else its app's rule, else none. Allocation-free.
+    public func rule(app: UnsafeRawBufferPointer, title: UnsafeRawBufferPointer, subtitle: UnsafeRawBufferPointer,
+                     message: UnsafeRawBufferPointer) -> AppRule? {
+        if !filters.isEmpty, let i = filters.index(app: app, title: title, subtitle: subtitle, message: message) {
+            return filters.rules[i]
+        }
+        return apps.isEmpty ? nil : apps.rule(for: app)
+    }
+
+    /// Some rule (an app's or a filter) may change what an alert does.
+    public var hasRules: Bool { !apps.isEmpty || !filters.isEmpty }
+    /// Some rule alerts through Do Not Disturb and quiet hours.
+    public var hasAlwaysAlert: Bool { apps.hasAlwaysAlert || filters.hasAlwaysAlert }
+    /// Some rule mutes.
+    public var hasMute: Bool { apps.hasMute || filters.hasMute }
+    /// Some rule hides content.
+    public var hasHideContent: Bool { apps.rules.contains { $0.hideContent } || filters.rules.contains { $0.hideContent } }
 }

@@ -43,7 +43,7 @@ struct UserSettingsValidator {
     var v: BoardValidator
     let motorCap: Duration
 
-    static let topFields = ["patterns", "apps", "quietHours", "doNotDisturb", "replies"]
+    static let topFields = ["patterns", "apps", "filters", "quietHours", "doNotDisturb", "replies"]
     static let appFields = ["mute", "hideContent", "vibrate", "alwaysAlert"]
     static let reservedPatternNames = VibrationPattern.builtIns.map { $0.name } + ["none"]
     static let patternNameCapacity = 32
@@ -57,6 +57,7 @@ struct UserSettingsValidator {
         guard let m = v.members(root, "", allowed: Self.topFields) else { return s }
         if let (p, _) = m["patterns"] { s.patterns = patterns(p) }
         if let (a, _) = m["apps"] { s.apps = apps(a, patterns: s.patterns) }
+        if let (f, _) = m["filters"] { s.filters = filters(f, patterns: s.patterns) }
         if let (q, _) = m["quietHours"] { s.quietHours = quietHours(q) }
         if let (d, _) = m["doNotDisturb"] { s.doNotDisturb = doNotDisturb(d) }
         if let (r, _) = m["replies"] { s.replies = replies(r) }
@@ -143,28 +144,8 @@ struct UserSettingsValidator {
                 v.problem(member.line, path, "\(BoardText.quoted(id)) is not an AppIdentifier; allowed: 1-\(AppRules.identifierCapacity) bytes of UTF-8 without NUL (e.g. \"com.apple.MobileSMS\")")
                 continue
             }
-            guard let m = v.members(member.value, path, allowed: Self.appFields) else { continue }
-            var rule = AppRule()
-            rule.mute = v.bool(m, "mute", "\(path).mute", default: false)
-            rule.hideContent = v.bool(m, "hideContent", "\(path).hideContent", default: false)
-            rule.alwaysAlert = v.bool(m, "alwaysAlert", "\(path).alwaysAlert", default: false)
-            if let (p, line) = m["vibrate"] {
-                if case .string(let name, _) = p, patternNames.contains(name) {
-                    if name == "none" { rule.vibrateNone = true } else {
-                        rule.vibrate = patterns.first { $0.name == name } ?? VibrationPattern.named(name)
-                    }
-                } else {
-                    v.problem(line, "\(path).vibrate", "\(BoardValidator.show(p)) is not a pattern; allowed: \(patternNames.joined(separator: ", "))")
-                }
-            }
-            if rule.mute && rule.alwaysAlert {
-                v.problem(m["alwaysAlert"]!.1, "\(path).alwaysAlert", "contradicts \"mute\": true; allowed: one of mute and alwaysAlert")
-                continue
-            }
-            if rule.mute, let (_, line) = m["vibrate"] {
-                v.problem(line, "\(path).vibrate", "a muted app never vibrates; allowed: vibrate without mute")
-                continue
-            }
+            guard let m = v.members(member.value, path, allowed: Self.appFields),
+                  let rule = rule(m, path, patterns: patterns, patternNames: patternNames) else { continue }
             if rules.count == AppRules.capacity {
                 extra += 1
                 if extra == 1 { firstExtraLine = member.line }
@@ -176,6 +157,34 @@ struct UserSettingsValidator {
             v.problem(firstExtraLine, "apps", "\(AppRules.capacity + extra) apps; allowed: at most \(AppRules.capacity)")
         }
         return rules
+    }
+
+    /// What an app's rule or a filter does: `mute`, `hideContent`,
+    /// `alwaysAlert`, `vibrate`; nil (and the problem reported) when they
+    /// contradict each other.
+    mutating func rule(_ m: [String: (ConfigJSON, Int)], _ path: String, patterns: [VibrationPattern], patternNames: [String]) -> AppRule? {
+        var rule = AppRule()
+        rule.mute = v.bool(m, "mute", "\(path).mute", default: false)
+        rule.hideContent = v.bool(m, "hideContent", "\(path).hideContent", default: false)
+        rule.alwaysAlert = v.bool(m, "alwaysAlert", "\(path).alwaysAlert", default: false)
+        if let (p, line) = m["vibrate"] {
+            if case .string(let name, _) = p, patternNames.contains(name) {
+                if name == "none" { rule.vibrateNone = true } else {
+                    rule.vibrate = patterns.first { $0.name == name } ?? VibrationPattern.named(name)
+                }
+            } else {
+                v.problem(line, "\(path).vibrate", "\(BoardValidator.show(p)) is not a pattern; allowed: \(patternNames.joined(separator: ", "))")
+            }
+        }
+        if rule.mute && rule.alwaysAlert {
+            v.problem(m["alwaysAlert"]!.1, "\(path).alwaysAlert", "contradicts \"mute\": true; allowed: one of mute and alwaysAlert")
+            return nil
+        }
+        if rule.mute, let (_, line) = m["vibrate"] {
+            v.problem(line, "\(path).vibrate", "a muted app never vibrates; allowed: vibrate without mute")
+            return nil
+        }
+        return rule
     }
 
     /// `"quietHours": "22:00-07:00"`, `"off"`, one window by weekday

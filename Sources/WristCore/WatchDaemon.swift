@@ -280,8 +280,8 @@ public final class WatchDaemon {
         let fonts = try ResourcePaths.screenFonts()
         let renderer = ScreenRenderer(width: framebuffer.width, height: framebuffer.height, fonts: fonts, placement: buttonPlacement)
         renderer.setWatchName(board.bluetooth.name)
-        let apps = userSettings.apps
-        if !apps.isEmpty { renderer.contentHidden = { id in apps.hidesContent(id) } }
+        let rules = userSettings
+        if rules.hasHideContent { renderer.contentHidden = { n in rules.hidesContent(n) } }
         var settings = options.settings
         // The settings file's quietHours replace the board file's; they
         // read the watch's clock (the phone's time, else a synchronised

@@ -96,7 +96,7 @@ struct UserSettingsLoaderTests {
 
     @Test func unknownTopField() {
         #expect(problems("{\n \"vibration\": 1 }") == [
-            "\(Self.file):2: vibration: unknown field; allowed: patterns, apps, quietHours, doNotDisturb, replies",
+            "\(Self.file):2: vibration: unknown field; allowed: patterns, apps, filters, quietHours, doNotDisturb, replies",
         ])
     }
 

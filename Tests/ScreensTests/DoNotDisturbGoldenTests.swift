@@ -44,8 +44,8 @@ struct DoNotDisturbGoldenTests {
     /// Mail hides its content: "Notification" instead of the title, no
     /// subtitle or message; other apps are untouched.
     static func hidingMail(_ p: Panel) -> Panel {
-        p.renderer.contentHidden = { id in
-            id.elementsEqual("com.apple.mobilemail".utf8)
+        p.renderer.contentHidden = { n in
+            n.bytes(.appIdentifier).elementsEqual("com.apple.mobilemail".utf8)
         }
         return p
     }

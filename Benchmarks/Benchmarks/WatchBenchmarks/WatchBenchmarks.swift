@@ -34,10 +34,10 @@ nonisolated(unsafe) var rigs: [String: WatchRig] = [:]
 
 func rig(
     _ name: String, logLevel: Logger.Level = .info, systemTime: Bool = false, followEvents: Bool = false, battery: Bool = false,
-    warmUp: (WatchRig) -> Void
+    fullRules: Bool = false, warmUp: (WatchRig) -> Void
 ) throws -> WatchRig {
     if let r = rigs[name] { return r }
-    let r = try WatchRig(logLevel: logLevel, systemTime: systemTime, followEvents: followEvents, battery: battery)
+    let r = try WatchRig(logLevel: logLevel, systemTime: systemTime, followEvents: followEvents, battery: battery, fullRules: fullRules)
     warmUp(r)
     rigs[name] = r
     return r
@@ -153,6 +153,23 @@ let benchmarks: @Sendable () -> Void = {
             precondition(r.motorOns - before.motor == 2 * n && r.watch.notifications.notificationCount == 0)
             precondition(!follow || r.eventBytesRead - read > 100 * n, "the follower must get the added and removed lines")
         }
+    }
+
+    // Issue 25 item 3: the same story with the settings file's rule tables
+    // full (64 apps, 32 filters; the last filter matches): matching what a
+    // notification says allocates nothing.
+    Benchmark("Watch: notification → fetch → motor → render → flush (phone removes it), rules table full", configuration: config) { benchmark in
+        let r = try rig("notification, rules table full", fullRules: true) { r in for _ in 0..<64 { r.notificationThenPhoneRemoves() } }
+        let settings = r.watch.model.userSettings
+        if settings.apps.count != 64 || settings.filters.count != 32 { fatalError("the settings file was not read: \(settings.source)") }
+        let before = Snapshot(r)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { r.notificationThenPhoneRemoves() }
+        benchmark.stopMeasurement()
+        let n = benchmark.scaledIterations.count
+        Snapshot(r).record(since: before, iterations: n, benchmark)
+        precondition(r.motorOns - before.motor == 2 * n && r.watch.notifications.notificationCount == 0,
+                     "the last filter's double pulse must play for every notification")
     }
 
     Benchmark("Watch: button press → Perform Notification Action → Write Response", configuration: config) { benchmark in

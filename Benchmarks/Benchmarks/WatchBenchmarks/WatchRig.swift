@@ -57,7 +57,10 @@ final class WatchRig {
     ///   - followEvents: a harness endpoint with a client following `events`.
     ///   - battery: the board has a battery (the simulated board's emulated
     ///     MAX17048): its glyph is in every frame with a status bar.
-    init(logLevel: Logger.Level = .info, systemTime: Bool = false, followEvents: Bool = false, battery: Bool = false) throws {
+    ///   - fullRules: the wearer's settings file holds the most rules it may:
+    ///     64 app rules and 32 filters, the last filter the one that matches.
+    init(logLevel: Logger.Level = .info, systemTime: Bool = false, followEvents: Bool = false, battery: Bool = false,
+         fullRules: Bool = false) throws {
         WatchRig.instances += 1
         path = "/tmp/wristcore-bench-\(getpid())-\(WatchRig.instances).sock"
         unlink(path)
@@ -75,6 +78,7 @@ final class WatchRig {
         // into a sink that drops the lines: messages at or above the level are
         // still built — so their cost is measured — but nothing is printed.
         let logger = Logger(label: "bench", sink: .discarding, level: logLevel)
+        if fullRules { options.stateDirectory = try Self.stateDirectoryWithFullRules() }
         var board = BoardLoader.builtInSimulated
         if battery { board.battery = BatteryWiring(gauge: .max17048(bus: 1, address: 0x36)) }
         daemon = WatchDaemon(board: board, logger: logger, options: options, devices: .simulated)
@@ -119,6 +123,31 @@ final class WatchRig {
             readEvents()
             precondition(eventBytesRead >= 10, "the harness did not answer 'events'")
         }
+    }
+
+    /// A state directory whose settings.json has full rule tables: 64 apps
+    /// that never match, 31 filters that look through every field in vain
+    /// (hiding content, muting), and a last one that matches every message
+    /// of the scripted phone and plays the double pulse the story expects.
+    static func stateDirectoryWithFullRules() throws -> String {
+        let dir = "/tmp/wristcore-bench-state-\(getpid())"
+        mkdir(dir, 0o700)
+        var apps: [String] = []
+        for i in 0..<64 { apps.append("\"com.example.app\(i)\": { \"mute\": true }") }
+        var filters: [String] = []
+        for i in 0..<31 {
+            filters.append(i % 2 == 0 ? "{ \"title\": \"Bank statement \(i)\", \"hideContent\": true }"
+                : "{ \"app\": \"mobilesms\", \"message\": \"promo code \(i)\", \"mute\": true }")
+        }
+        filters.append("{ \"app\": \"MobileSMS\", \"message\": \" \", \"vibrate\": \"double\" }")
+        let text = "{ \"apps\": { \(apps.joined(separator: ", ")) }, \"filters\": [ \(filters.joined(separator: ", ")) ] }\n"
+        let path = dir + "/settings.json"
+        unlink(path)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        precondition(fd >= 0, "cannot create \(path)")
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        return dir
     }
 
     /// Reads what the harness sent the follower (no allocation: a fixed buffer).
