@@ -1,6 +1,9 @@
 import HAL
+import Log
 import Notifications
 import PhoneServices
+import Screens
+import WearerSettings
 
 /// The notification list across restarts (docs/settings.md, "Notification
 /// history"): the daemon hands over what the history file kept and where
