@@ -109,7 +109,7 @@ let package = Package(
         // The wearer's settings file (settings.json): patterns, per-app rules, quiet hours, Do Not Disturb options.
         .target(name: "WearerSettings", dependencies: ["BoardConfig", "Haptics", "HAL"]),
         // The watch's files on disk: installed data, board files and their variants, the wearer's settings.
-        .target(name: "WatchFiles", dependencies: ["BoardConfig", "WearerSettings", "Screens", "Graphics", "Haptics", "HAL", "LinuxHAL", "TextFormat"]),
+        .target(name: "WatchFiles", dependencies: ["BoardConfig", "WearerSettings", "Notifications", "Screens", "Graphics", "Haptics", "HAL", "LinuxHAL", "Log", "TextFormat"]),
         .target(
             name: "Watch",
             dependencies: [

@@ -134,19 +134,24 @@ extension NotificationConsumer {
     }
 
     /// The notification in slot `i` got its attributes: the kept one it is
-    /// (same app, title and date) goes, replaced by it.
+    /// (same app, title and date) goes, replaced by it. A kept one without
+    /// a title (restored from the history file of an app whose content is
+    /// hidden: RestoredHistory.swift) is the one with the same app and date.
     func reconcile(slot i: Int) {
         guard reconciling, store.slots[i].inUse, !store.slots[i].retained,
-            store.slots[i].present.contains(.appIdentifier), store.slots[i].present.contains(.title)
+            store.slots[i].present.contains(.appIdentifier)
         else { return }
         let app = store.bytes(.appIdentifier, slot: i)
-        let title = store.bytes(.title, slot: i)
+        let title = store.slots[i].present.contains(.title) ? store.bytes(.title, slot: i) : nil
         var j = 0
         while j < store.capacity {
             let s = store.slots[j]
-            if s.inUse && s.retained && s.present.contains(.appIdentifier) && s.present.contains(.title)
+            let sameTitle =
+                s.present.contains(.title)
+                ? title.map { memoryEqual(store.bytes(.title, slot: j), $0) } ?? false
+                : s.date != nil
+            if s.inUse && s.retained && s.present.contains(.appIdentifier) && sameTitle
                 && s.date == store.slots[i].date && memoryEqual(store.bytes(.appIdentifier, slot: j), app)
-                && memoryEqual(store.bytes(.title, slot: j), title)
             {
                 let old = NotificationUID(s.uid)
                 store.remove(at: j)

@@ -25,6 +25,8 @@ public enum HarnessCommand: Equatable, Sendable {
     /// `battery phone 64` (the simulated iPhone's Battery Service).
     case battery(percent: Int, charging: Bool)
     case phoneBattery(Int)
+    /// `history clear`: deletes the notification history file (docs/settings.md).
+    case clearHistory
 
     public enum SnapshotFormat: String, Sendable { case pbm, png }
 
@@ -93,6 +95,9 @@ public enum HarnessCommand: Equatable, Sendable {
             guard let level = IntegerText.int(first), (0...100).contains(level) else { return .failure(.init(usage)) }
             if args.count == 2 && args[1].asciiLowercased() != "charging" { return .failure(.init(usage)) }
             return .success(.battery(percent: level, charging: args.count == 2))
+        case "history":
+            guard args.count == 1, args[0].asciiLowercased() == "clear" else { return .failure(.init("history: the one subcommand is 'history clear'")) }
+            return .success(.clearHistory)
         default:
             return .failure(.init("unknown command '\(words[0])'; try 'help'"))
         }
@@ -110,6 +115,7 @@ public enum HarnessCommand: Equatable, Sendable {
         state               'state <JSON object>'
         battery N [charging]  the simulated board's battery at N % (read at once)
         battery phone N     the simulated iPhone's battery at N % (its Battery Service notifies it)
+        history clear       delete the notification history file in the state directory
         quit                close this connection
         buttons: positive, negative, select, up, down, back (those the board has)
         """

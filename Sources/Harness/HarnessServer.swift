@@ -37,6 +37,8 @@ public final class HarnessServer {
         public var setBattery: (Int, Bool) -> Bool = { _, _ in false }
         /// Sets the simulated iPhone's battery; false without one.
         public var setPhoneBattery: (Int) -> Bool = { _ in false }
+        /// Deletes the notification history file; false without one kept.
+        public var clearHistory: () -> Bool = { false }
         public init(
             setButton: @escaping (ButtonRole, Bool) -> Bool, snapshot: @escaping (HarnessCommand.SnapshotFormat) -> [UInt8],
             notificationsJSON: @escaping () -> String, stateJSON: @escaping () -> String
@@ -388,6 +390,12 @@ public final class HarnessServer {
                 replyAfterSettling("ok battery phone \(level)\n", to: client)
             } else {
                 send("error battery phone: only the built-in simulated iPhone's battery can be set\n", to: client)
+            }
+        case .clearHistory:
+            if hooks.clearHistory() {
+                send("ok history clear\n", to: client)
+            } else {
+                send("error history clear: no notification history is kept, or its file cannot be deleted (the log says why)\n", to: client)
             }
         case .help:
             send(HarnessCommand.helpText + "\nok help\n", to: client)

@@ -112,7 +112,12 @@ public final class ANCSSource: ANCSConsumerSink {
     /// still shown) kept from its ended session.
     public func adoptPreviousSession(from previous: ANCSSource) {
         guard previous !== self else { return }
-        consumer.adoptPreviousSession(from: previous.consumer, now: loop.now)
+        adoptPreviousSession(from: previous.consumer)
+    }
+
+    /// ... or what another store kept (the list restored from the history file).
+    func adoptPreviousSession(from previous: NotificationConsumer) {
+        consumer.adoptPreviousSession(from: previous, now: loop.now)
         rearm()
     }
 

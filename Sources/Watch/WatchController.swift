@@ -72,7 +72,7 @@ public final class WatchController {
     /// The panel's transport (the simulated board's emulated bus counts too).
     public var displayTransport: any I2CTransport { driver.transport }
 
-    private let loop: any EventLoop
+    let loop: any EventLoop
     let logger: Logger
     /// The panel: render, flush, power.
     private let display: DisplayPipeline
@@ -92,6 +92,10 @@ public final class WatchController {
     /// Powers the board off (the battery is empty); set once at start-up by
     /// the daemon. Without it the watch only says so.
     public var powerOffHandler: (() -> Void)?
+    /// Keeps the list in the state directory (`keepHistory`), if asked to.
+    public internal(set) var history: NotificationHistoryKeeper?
+    /// The list restored from the history file, shown until the first phone's store adopts it.
+    var restoredHistory: RestoredNotifications?
     /// Told every Do Not Disturb change made on the watch (the menu, the
     /// hour ending), to keep the state across restarts. Set once at start-up.
     public var doNotDisturbObserver: ((DoNotDisturbState) -> Void)?
@@ -127,8 +131,10 @@ public final class WatchController {
         display.render()
     }
 
-    /// Leaves the hardware safe: motor off, panel off (unless it persists).
+    /// Leaves the hardware safe: motor off, panel off (unless it persists);
+    /// the notification list written if a change is still unwritten.
     public func stop() {
+        history?.flush()
         motor?.forceOff()
         display.shutdown()
     }
@@ -141,8 +147,14 @@ public final class WatchController {
             old.close()
             loop.deferWork { withExtendedLifetime(old) {} }
         }
-        // What the store shown until now kept from earlier sessions goes over.
-        if let shown = shownSession { session.adoptPreviousSession(from: shown) }
+        // What the store shown until now kept from earlier sessions goes over
+        // (before the first phone: the list restored from the history file).
+        if let shown = shownSession {
+            session.adoptPreviousSession(from: shown)
+        } else if let restored = restoredHistory {
+            session.adoptRestoredHistory(restored)
+        }
+        restoredHistory = nil
         self.session = session
         shownSession = session
         session.eventHandler = phoneEventHandler
@@ -284,6 +296,7 @@ public final class WatchController {
                 name: "buzz", pulses: Array(repeating: .init(on: .milliseconds(200), off: .milliseconds(200)), count: max(1, count))))
         default:
             guard let e = event.notificationEvent else { return }
+            history?.changed(now: loop.now)
             model.notificationEvent(e, now: loop.now)
             notificationObserver?(e)
             afterInput()

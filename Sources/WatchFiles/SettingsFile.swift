@@ -82,3 +82,11 @@ public enum SettingsFile {
         }
     }
 }
+
+/// The board and settings files as a SIGHUP checked them, handed to the
+/// restarted image (nil: no such file).
+public struct CheckedFiles {
+    public var board: [UInt8]?
+    public var settings: [UInt8]?
+    public init() {}
+}

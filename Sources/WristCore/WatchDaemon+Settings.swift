@@ -83,6 +83,13 @@ extension WatchDaemon {
         }
     }
 
+    /// Shows the notification list the state directory kept, and keeps it there from now on.
+    func keepHistory(_ watch: WatchController) {
+        let file = HistoryFile(stateDirectory: stateDirectory)
+        watch.keepHistory(restoring: file.load(logger: logger), storage: .init(
+            path: file.path, write: { b throws(HALError) in try file.write(b) }, remove: { () throws(HALError) in try file.remove() }))
+    }
+
     /// SIGHUP restarts in place and reads the board and settings files
     /// again, so both are checked first: a file with problems, one that
     /// cannot be read (permissions, a directory, a FIFO, a dangling
@@ -118,11 +125,4 @@ extension WatchDaemon {
         checkedForRestart = checked
         return true
     }
-}
-
-/// The board and settings files as a SIGHUP checked them, handed to the
-/// restarted image (nil: no such file).
-public struct CheckedFiles {
-    public var board: [UInt8]?
-    public var settings: [UInt8]?
 }

@@ -51,9 +51,8 @@ public final class WatchDaemon {
         public var keepPowerSettings = false
         /// Where bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore).
         public var stateDirectory: String?
-        /// Take up the Do Not Disturb state kept in the state directory, and
-        /// keep every change there (false: the demo, a show that must not
-        /// change the real watch's state).
+        /// Take up the Do Not Disturb state and the notification list kept in the state directory, and keep
+        /// every change there (false: the demo, a show that must not change the real watch's state).
         public var keepsDoNotDisturb = true
         /// The `--board` argument, checked again before a SIGHUP restarts
         /// (nil: not checked, as in tests that pass a `Board`).
@@ -185,7 +184,7 @@ public final class WatchDaemon {
             self.watch = watch
             watch.model.disconnectAlertDelay = board.bluetooth.disconnectAlert
             watch.model.userSettings = userSettings
-            if options.keepsDoNotDisturb { keepDoNotDisturb(watch, loop: loop) }
+            if options.keepsDoNotDisturb { keepDoNotDisturb(watch, loop: loop); keepHistory(watch) }
             buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
             if let path = try PathText.unixEndpoint(options.harnessEndpoint, flag: "--harness") {
                 let server: HarnessServer
@@ -412,6 +411,7 @@ public final class WatchDaemon {
             battery.readNow()
             return true
         }
+        hooks.clearHistory = { [lifetime] in !lifetime.isOver && watch.clearHistory() }
         hooks.setPhoneBattery = { [lifetime, unowned(unsafe) self] level in
             guard !lifetime.isOver, let phone = (self.devices as? SimulatedBoardDevices)?.builtInPhone else { return false }
             phone.setBattery(UInt8(level))

@@ -4,6 +4,7 @@ import LinuxHAL
 import Log
 import Peripheral
 import TextFormat
+import WatchFiles
 import WristCore
 
 struct ForgetCommand: WristcoreCommand {
@@ -13,7 +14,8 @@ struct ForgetCommand: WristcoreCommand {
         discussion: """
             Removes the phone's keys from the bond store in the state directory and, when \
             the Bluetooth adapter is there, unpairs it in the kernel too (a running daemon \
-            drops it as well). Afterwards also forget the watch on the phone \
+            drops it as well). The notification list kept across restarts \
+            (notification-history in the state directory) is deleted too. Afterwards also forget the watch on the phone \
             (Settings > Bluetooth > the watch > Forget This Device), then pair again.
 
             Safe with sudo: the rewritten bond file keeps the state directory owner's \
@@ -94,6 +96,11 @@ struct ForgetCommand: WristcoreCommand {
         }
         for (a, _) in targets { print("forgot \(a)") }
         if targets.isEmpty { print("no bonded phones") }
+        // The notification list kept across restarts is the phones' too.
+        let history = HistoryFile(stateDirectory: stateDir)
+        let hadHistory = FileSystem.exists(history.path)
+        do throws(HALError) { try history.remove() } catch { throw WristCoreFailure("cannot delete \(history.path): \(error)") }
+        if hadHistory { print("deleted the notification history (\(history.path))") }
         unpairInKernel(targets)
     }
 

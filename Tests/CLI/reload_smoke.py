@@ -417,10 +417,14 @@ os.chmod(tmp + "/bonds", 0o600)
 for n in range(1, 10):
     with open(tmp + "/bonds.corrupt.%d" % n, "w") as f: f.write("old %d" % n)
 os.mkdir(tmp + "/bonds.corrupt.10")
+with open(tmp + "/notification-history", "wb") as f: f.write(b"WCNH\x01\x00")
+os.chmod(tmp + "/notification-history", 0o600)
 rc, _, out = timed([wristcore, "forget", "--all", "--state-dir", tmp, "--hci", "99"])
 check("forget --all with a directory at bonds.corrupt.10: succeeds, the damaged file kept as .corrupt.1",
       rc == 0 and open(tmp + "/bonds.corrupt.1").read() == "{ damaged" and open(tmp + "/bonds.corrupt.9").read() == "old 8",
       f"{rc} {out[-300:]}")
+check("forget --all deletes the notification history", not os.path.exists(tmp + "/notification-history")
+      and "deleted the notification history" in out, out[-300:])
 shutil.rmtree(tmp, ignore_errors=True)
 
 print(f"{passed} passed, {failed} failed")

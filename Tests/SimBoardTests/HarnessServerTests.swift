@@ -106,6 +106,17 @@ struct HarnessServerTests {
         #expect(HarnessCommand.parse("help") == .success(.help) && HarnessCommand.parse("QUIT") == .success(.quit))
     }
 
+    @Test("history clear: the one history subcommand; without a history kept, an error")
+    func historyClear() throws {
+        #expect(HarnessCommand.parse("history clear") == .success(.clearHistory))
+        #expect(HarnessCommand.parse("History CLEAR") == .success(.clearHistory))
+        #expect(HarnessCommand.parse("history") == .failure(.init("history: the one subcommand is 'history clear'")))
+        #expect(HarnessCommand.parse("history show") == .failure(.init("history: the one subcommand is 'history clear'")))
+        let rig = try Rig()
+        rig.send("history clear")
+        #expect(rig.client.text.hasPrefix("error history clear: no notification history is kept"))
+    }
+
     // MARK: - issue 14, item 5: bounded output, bounded clients
 
     @Test("a client that asks for snapshots and never reads is disconnected at 256 KiB, once logged; others are served")

@@ -50,6 +50,8 @@ final class SimBoardRig {
         options.settings = settings
         options.keepPowerSettings = true
         options.systemdNotify = systemdNotify
+        // Its own state directory: nothing read from or written to the machine's.
+        options.stateDirectory = directory
         adjust(&options)
         // WRISTCORE_E2E_LOG=1: the daemon's lines on standard error, from debug up.
         let defaultLogger = ProcessInfo.processInfo.environment["WRISTCORE_E2E_LOG"] != nil
@@ -70,6 +72,7 @@ final class SimBoardRig {
         daemon.stop()
         unlink(phonePath)
         unlink(harnessPath)
+        unlink(directory + "/notification-history")
         rmdir(directory)
     }
 
