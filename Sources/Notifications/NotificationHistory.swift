@@ -107,14 +107,14 @@ public enum NotificationHistory {
     /// The file for what `source` lists: the newest entries that fit
     /// `maximumEntries` and `maximumFileBytes`, oldest first. Allocates
     /// (once, at write time: never on a notification's arrival).
-    public static func encode(_ source: any NotificationSource, hidesContent: (UnsafeRawBufferPointer) -> Bool) -> [UInt8] {
+    public static func encode(_ source: any NotificationSource, hidesContent: (Notification) -> Bool) -> [UInt8] {
         // Newest first: how many of the newest fit.
         var fitting = 0
         var size = headerBytes + checksumBytes
         var full = false
         source.forEachNotification(newestFirst: true) { n in
             guard !full, keeps(n) else { return }
-            let s = encodedSize(n, hidden: hidesContent(n.bytes(.appIdentifier)))
+            let s = encodedSize(n, hidden: hidesContent(n))
             if fitting == maximumEntries || size + s > maximumFileBytes {
                 full = true
                 return
@@ -134,7 +134,7 @@ public enum NotificationHistory {
                 skip -= 1
                 return
             }
-            append(n, hidden: hidesContent(n.bytes(.appIdentifier)), to: &out)
+            append(n, hidden: hidesContent(n), to: &out)
         }
         appendUInt32(checksum(out[...]), to: &out)
         return out

@@ -12,7 +12,7 @@ extension WatchController {
     /// Shows `entries` (the history file's, oldest first) as kept from a
     /// previous session until the first phone's session reconciles them,
     /// and keeps every later change of the list through `storage`. Content
-    /// the wearer's app rules hide is written without its text. Call once,
+    /// the wearer's rules hide (an app's or a filter's) is written without its text. Call once,
     /// at start-up, before a phone connects.
     public func keepHistory(restoring entries: [NotificationHistory.Entry], storage: NotificationHistoryKeeper.Storage) {
         if !entries.isEmpty, session == nil {
@@ -24,8 +24,8 @@ extension WatchController {
             }
         }
         history = NotificationHistoryKeeper(loop: loop, logger: logger, storage: storage) { [unowned(unsafe) self] in
-            let apps = self.model.userSettings.apps
-            return NotificationHistory.encode(self.model.notifications) { apps.hidesContent($0) }
+            let rules = self.model.userSettings
+            return NotificationHistory.encode(self.model.notifications) { rules.hidesContent($0) }
         }
         afterInput()
     }

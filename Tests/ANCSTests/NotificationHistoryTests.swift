@@ -29,7 +29,7 @@ struct NotificationHistoryTests {
         return h
     }
 
-    static func hidesMail(_ id: UnsafeRawBufferPointer) -> Bool { Array(id) == Array("com.apple.mobilemail".utf8) }
+    static func hidesMail(_ n: Notification) -> Bool { Array(n.bytes(.appIdentifier)) == Array("com.apple.mobilemail".utf8) }
 
     static func titles(_ s: any NotificationSource, newestFirst: Bool = false) -> [String] {
         var t: [String] = []

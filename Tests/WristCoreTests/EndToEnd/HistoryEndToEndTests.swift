@@ -26,7 +26,7 @@ import WatchFiles
         var history: String { path + "/" + NotificationHistory.fileName }
         func bytes() -> [UInt8]? { FileManager.default.contents(atPath: history).map { Array($0) } }
         func write(_ name: String, _ bytes: [UInt8]) {
-            FileManager.default.createFile(atPath: path + "/" + name, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(atPath: path + "/" + name, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
         }
     }
 
