@@ -74,8 +74,9 @@ FILE_LINE_EXCEPTIONS = {
 }
 # Whole-module ceilings: the composition root stays the composition only
 # (the bench tools, the Linux board, the watch's files live in modules of their own).
-# 830: the running watch's status file for doctor (RunningWatchStatus) is wired here.
-MODULE_LINE_BUDGETS = {"WristCore": 830}
+# 840: the running watch's status file for doctor (RunningWatchStatus) and the
+# wrist's mutes (MutedAppsFile) are wired here.
+MODULE_LINE_BUDGETS = {"WristCore": 840}
 ARCHITECTURE_DOC = "docs/architecture.md"
 GRAPH_BEGIN, GRAPH_END = "<!-- check-layers: graph -->", "<!-- /check-layers: graph -->"
 SYSCALL = re.compile(r"(?<![.\w])(open|openat|close|read|write|socket|bind|listen|accept4?|connect|recv|recvmsg|send|sendmsg|poll|ioctl|epoll_\w+|timerfd_\w+|signalfd|pipe2?|fsync|rename|unlink)\(")

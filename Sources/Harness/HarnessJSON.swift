@@ -74,6 +74,7 @@ public enum HarnessJSON {
         case .notificationMenu: "notificationMenu"
         case .replyPicker: "replyPicker"
         case .status: "status"
+        case .mutedApps: "mutedApps"
         }
     }
 

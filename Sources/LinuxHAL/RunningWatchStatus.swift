@@ -1,5 +1,6 @@
 import CLinux
 import HAL
+import TextFormat
 
 /// What a running watch says of itself, for `wristcore doctor`: the file
 /// `status` in the service's runtime directory (`/run/wristcore`,
@@ -70,8 +71,9 @@ public enum RunningWatchStatus {
                 let value = line[(space + 1)...]
                 switch key {
                 case "pid":
-                    guard pid == nil, let n = Self.decimal(value) else { return nil }
-                    pid = n
+                    guard pid == nil, value.first != 0x2B,
+                          let n = IntegerText.integer(String(decoding: value, as: UTF8.self), in: 1...999_999_999) else { return nil }
+                    pid = Int32(n)
                 case "status":
                     guard status == nil else { return nil }
                     status = String(decoding: value, as: UTF8.self)
@@ -88,15 +90,6 @@ public enum RunningWatchStatus {
             self.init(pid: pid, status: status, causes: causes)
         }
 
-        static func decimal(_ digits: ArraySlice<UInt8>) -> Int32? {
-            guard !digits.isEmpty, digits.count <= 9 else { return nil }
-            var n: Int32 = 0
-            for d in digits {
-                guard d >= 0x30 && d <= 0x39 else { return nil }
-                n = n * 10 + Int32(d - 0x30)
-            }
-            return n > 0 ? n : nil
-        }
     }
 
     /// Replaces the file at `path` (atomically, mode 0644, owned by the

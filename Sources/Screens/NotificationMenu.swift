@@ -1,31 +1,61 @@
 import Graphics
 import Notifications
 
-/// What a notification's menu offers: the requests its phone takes for it
-/// (`NotificationSource.offers`), in this order. The model and the
-/// renderer both read the entries from here, so they agree.
+/// What a notification's menu offers, in this order: what its phone takes
+/// for it (`NotificationSource.offers`: a canned reply, muting the app on
+/// the phone), then the watch's own mutes of its app (for 1 hour, until
+/// tomorrow while the time is known, always; not for a call). The model
+/// and the renderer both read the entries from here, so they agree.
+/// Counting and picking allocate nothing.
 public enum NotificationMenu {
-    /// The entries for `uid`: reply (when there are replies to choose from),
-    /// then mute its app.
-    public static func entries(for uid: NotificationID, in source: any NotificationSource, hasReplies: Bool)
-        -> (count: Int, first: NotificationRequest?)
-    {
-        let reply = hasReplies && source.offers(.reply, on: uid)
-        let mute = source.offers(.muteApp, on: uid)
-        return ((reply ? 1 : 0) + (mute ? 1 : 0), reply ? .reply : mute ? .muteApp : nil)
+    public enum Entry: Int, Sendable, Equatable {
+        case reply, muteOnPhone, muteHour, muteUntilTomorrow, muteAlways
+    }
+    static let entryKinds = 5
+
+    /// Whether `entry` is offered for `uid`; `timeKnown`: the watch knows
+    /// the local time ("until tomorrow" needs it).
+    public static func offers(_ entry: Entry, for uid: NotificationID, in source: any NotificationSource, hasReplies: Bool,
+                              timeKnown: Bool) -> Bool {
+        switch entry {
+        case .reply: return hasReplies && source.offers(.reply, on: uid)
+        case .muteOnPhone: return source.offers(.muteApp, on: uid)
+        case .muteHour, .muteAlways, .muteUntilTomorrow:
+            guard entry != .muteUntilTomorrow || timeKnown, let n = source.notification(uid) else { return false }
+            return n.category != .incomingCall && !n.bytes(.appIdentifier).isEmpty
+        }
     }
 
-    /// The request at `index` of the menu for `uid`.
-    public static func entry(_ index: Int, for uid: NotificationID, in source: any NotificationSource, hasReplies: Bool)
-        -> NotificationRequest?
-    {
-        let (count, first) = entries(for: uid, in: source, hasReplies: hasReplies)
-        guard index >= 0, index < count, let first else { return nil }
-        return index == 0 ? first : .muteApp
+    /// How many entries the menu for `uid` has.
+    public static func count(for uid: NotificationID, in source: any NotificationSource, hasReplies: Bool, timeKnown: Bool) -> Int {
+        var n = 0
+        for raw in 0..<entryKinds where offers(Entry(rawValue: raw)!, for: uid, in: source, hasReplies: hasReplies, timeKnown: timeKnown) {
+            n += 1
+        }
+        return n
     }
 
-    static func label(_ request: NotificationRequest) -> StaticString {
-        request == .reply ? "Reply" : "Mute this app"
+    /// The entry at `index` of the menu for `uid`.
+    public static func entry(_ index: Int, for uid: NotificationID, in source: any NotificationSource, hasReplies: Bool,
+                             timeKnown: Bool) -> Entry? {
+        var n = 0
+        for raw in 0..<entryKinds {
+            let e = Entry(rawValue: raw)!
+            guard offers(e, for: uid, in: source, hasReplies: hasReplies, timeKnown: timeKnown) else { continue }
+            if n == index { return e }
+            n += 1
+        }
+        return nil
+    }
+
+    static func label(_ entry: Entry) -> StaticString {
+        switch entry {
+        case .reply: "Reply"
+        case .muteOnPhone: "Mute on phone"
+        case .muteHour: "Mute 1 hour"
+        case .muteUntilTomorrow: "Mute today"
+        case .muteAlways: "Mute always"
+        }
     }
 }
 
@@ -36,10 +66,11 @@ extension ScreenRenderer {
     func drawNotificationMenu(_ uid: NotificationID, selected: Int, notifications: any NotificationSource,
                               replies: [String], status: StatusInfo, into fb: Framebuffer) {
         let hasReplies = !replies.isEmpty
-        let count = NotificationMenu.entries(for: uid, in: notifications, hasReplies: hasReplies).count
+        let timeKnown = status.time != nil
+        let count = NotificationMenu.count(for: uid, in: notifications, hasReplies: hasReplies, timeKnown: timeKnown)
         guard count > 0 else { return drawNotice(Self.gone.rawBytes, status: status, into: fb) }
         drawMenu(Self.notificationMenuTitle, count: count, selected: selected, status: status, into: fb) {
-            NotificationMenu.label(NotificationMenu.entry($0, for: uid, in: notifications, hasReplies: hasReplies) ?? .muteApp)
+            NotificationMenu.label(NotificationMenu.entry($0, for: uid, in: notifications, hasReplies: hasReplies, timeKnown: timeKnown) ?? .muteAlways)
         }
     }
 

@@ -48,6 +48,9 @@ public enum Screen: Sendable, Equatable {
     case notificationMenu(NotificationID, selected: Int)
     /// The canned replies (the settings file's `replies`) for a notification.
     case replyPicker(NotificationID, selected: Int)
+    /// The apps muted from the wrist (`AppMutes`), each with how long it
+    /// stays muted; the positive button undoes the selected one.
+    case mutedApps(selected: Int)
     /// What the watch knows of itself (`StatusReport`): the phone and its
     /// kind, both batteries, the time's source; `scroll` is the first row.
     case status(scroll: Int)

@@ -99,12 +99,13 @@ public final class ScreenRenderer {
     /// of `notifications` (`NotificationSourceHealth`: '?' unknown, '!' failing).
     /// `nowPlaying` is what the Now Playing screen shows (nil: nothing playing);
     /// `feeds` the phone's weather and calendar (the clock, their screens);
-    /// `replies` the canned replies the reply picker lists.
+    /// `replies` the canned replies the reply picker lists; `mutedApps` what
+    /// the "Muted apps" screen lists.
     public func render(_ screen: Screen, status: StatusInfo, notifications: any NotificationSource,
                        into fb: Framebuffer, callNotice: CallNotice? = nil,
                        actionNotice: ActionNotice? = nil,
                        nowPlaying: NowPlayingContent? = nil, feeds: PhoneFeeds? = nil, replies: [String] = [],
-                       report: StatusReport? = nil) {
+                       report: StatusReport? = nil, mutedApps: MutedAppsView? = nil) {
         precondition(fb.width == width && fb.height == height,
                      "ScreenRenderer is \(width)x\(height), the framebuffer \(fb.width)x\(fb.height)")
         fb.resetClip()
@@ -151,6 +152,8 @@ public final class ScreenRenderer {
             drawReplyPicker(selected: selected, replies: replies, status: status, into: fb)
         case .status(let scroll):
             drawStatus(report, scroll: scroll, status: status, into: fb)
+        case .mutedApps(let selected):
+            drawMutedApps(mutedApps, selected: selected, status: status, into: fb)
         }
     }
 

@@ -4,7 +4,7 @@ import Graphics
 /// order the buttons move through them.
 public enum WatchMenu {
     public enum Entry: Int, CaseIterable, Sendable {
-        case weather, agenda, findPhone, status
+        case weather, agenda, findPhone, mutedApps, status
     }
 
     public static let entryCount = Entry.allCases.count
@@ -15,6 +15,7 @@ public enum WatchMenu {
         case .weather: "Weather"
         case .agenda: "Agenda"
         case .findPhone: "Find phone"
+        case .mutedApps: "Muted apps"
         case .status: "Status"
         }
     }

@@ -71,10 +71,12 @@ final class DisplayPipeline {
         if case .nowPlaying = model.screen { nowPlaying = model.nowPlayingContent(now: loop.now) }
         var report: StatusReport?
         if case .status = model.screen { report = model.statusReport(now: loop.now) }
+        var mutedApps: MutedAppsView?
+        if case .mutedApps = model.screen { mutedApps = MutedAppsView(mutes: model.appMutes, now: loop.now) }
         renderer.render(
             model.screen, status: status, notifications: model.notifications, into: framebuffer,
             callNotice: model.callNotice, actionNotice: model.actionNotice, nowPlaying: nowPlaying,
-            feeds: model.feeds, replies: model.userSettings.replies, report: report)
+            feeds: model.feeds, replies: model.userSettings.replies, report: report, mutedApps: mutedApps)
         // The driver moves the picture against burn-in (a vertical step
         // is one command; a horizontal one goes with the next screen change).
         driver.setShift(PanelShift(x: model.pixelShift.x, y: model.pixelShift.y))

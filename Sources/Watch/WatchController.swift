@@ -99,6 +99,8 @@ public final class WatchController {
     /// Told every Do Not Disturb change made on the watch (the menu, the
     /// hour ending), to keep the state across restarts. Set once at start-up.
     public var doNotDisturbObserver: ((DoNotDisturbState) -> Void)?
+    /// The wearer muted or unmuted an app on the watch (the daemon keeps them).
+    public var mutesObserver: ((AppMutes) -> Void)?
 
     public init(
         loop: any EventLoop, logger: Logger, settings: WatchSettings, renderer: ScreenRenderer, framebuffer: Framebuffer,
@@ -370,6 +372,7 @@ public final class WatchController {
             logger.notice("cannot ring the phone: Gadgetbridge did not take the request")
         }
         if let state = effects.doNotDisturb { doNotDisturbObserver?(state) }
+        if effects.mutesChanged { mutesObserver?(model.appMutes) }
         if effects.powerOff {
             // The notice on the glass first: the board is about to go dark.
             render()

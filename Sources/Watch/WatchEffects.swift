@@ -45,6 +45,8 @@ public struct WatchEffects {
     /// Do Not Disturb changed on the watch (the menu, the hour ending): keep
     /// this state across restarts (a restored state is not written back).
     public internal(set) var doNotDisturb: DoNotDisturbState?
+    /// The wearer muted or unmuted an app on the watch: keep `model.appMutes`.
+    public internal(set) var mutesChanged = false
     /// Notifications that went on screen (the source fetches their message),
     /// `shown[0..<shownCount]`.
     public internal(set) var shown = InlineArray<8, NotificationID>(repeating: NotificationID(0))
@@ -60,6 +62,7 @@ public struct WatchEffects {
     public var isEmpty: Bool {
         renderRequests == 0 && !stopMotor && play == nil && displayPower == nil && action == nil
             && remoteCommand == nil && pairingAnswer == nil && findPhone == nil && notificationRequest == nil && doNotDisturb == nil && shownCount == 0 && !powerOff
+            && !mutesChanged
     }
 
     /// The notifications shown, in the order the model showed them.
@@ -107,6 +110,8 @@ public struct WatchEffects {
     }
 
     mutating func keepDoNotDisturb(_ state: DoNotDisturbState) { doNotDisturb = state }
+
+    mutating func keepMutes() { mutesChanged = true }
 
     mutating func requestShown(_ uid: NotificationID) {
         guard shownCount < shown.count else {

@@ -35,9 +35,10 @@ extension WatchModel {
         var important: Bool
     }
 
-    /// Some rule could change what this alert does: wait for its app.
-    var alertWaitsForApp: Bool {
-        isDoNotDisturbOn ? userSettings.hasAlwaysAlert : userSettings.hasRules
+    /// Some rule (or a mute from the wrist) could change what this alert
+    /// does: wait for its app.
+    func alertWaitsForApp(now: MonotonicInstant) -> Bool {
+        isDoNotDisturbOn ? userSettings.hasAlwaysAlert : userSettings.hasRules || appMutes.any(now: now)
     }
 
     /// A live notification that alerts (not a call). True when its pop-up
@@ -45,7 +46,7 @@ extension WatchModel {
     func alertArrived(_ info: NotificationInfo, now: MonotonicInstant) -> Bool {
         let pattern = policy.pattern(for: info)
         let important = info.flags.contains(.important)
-        if alertWaitsForApp {
+        if alertWaitsForApp(now: now) {
             // An older alert still waiting is decided with what it has.
             if let older = pendingAlert { _ = decideAlert(older, now: now) }
             pendingAlert = PendingAlert(uid: info.uid, pattern: pattern, important: important)
@@ -65,17 +66,18 @@ extension WatchModel {
         return false
     }
 
-    /// The rule of a stored notification: the first filter that matches
-    /// what it says, else its app's, if any.
-    func appRule(_ uid: NotificationID) -> AppRule? {
-        guard userSettings.hasRules, let n = notifications.notification(uid) else { return nil }
-        return userSettings.rule(for: n)
+    /// The rule of a stored notification: muted from the wrist, else the
+    /// first filter that matches what it says, else its app's, if any.
+    func appRule(_ uid: NotificationID, now: MonotonicInstant) -> AppRule? {
+        guard let n = notifications.notification(uid) else { return nil }
+        if isMutedOnWatch(n, now: now) { return AppRule(mute: true) }
+        return userSettings.hasRules ? userSettings.rule(for: n) : nil
     }
 
     /// Plays what the waiting alert's rule says; true when it may pop up.
     func decideAlert(_ alert: PendingAlert, now: MonotonicInstant) -> Bool {
         pendingAlert = nil
-        let rule = appRule(alert.uid)
+        let rule = appRule(alert.uid, now: now)
         if rule?.mute == true { return false }
         let always = rule?.alwaysAlert == true
         if isDoNotDisturbOn && !always { return false }
@@ -96,7 +98,7 @@ extension WatchModel {
     func ring(_ uid: NotificationID, pattern: VibrationPattern?, now: MonotonicInstant) {
         guard let pattern else { return }
         if isDoNotDisturbOn && userSettings.doNotDisturb.calls == .silent { return }
-        guard userSettings.hasMute else {
+        guard userSettings.hasMute || appMutes.any(now: now) else {
             vibrate(pattern, now: now)
             return
         }
@@ -104,7 +106,7 @@ extension WatchModel {
         if let n = notifications.notification(uid), n.available.contains(.appIdentifier),
             userSettings.filters.isEmpty || !n.isFetchPending
         {
-            if appRule(uid)?.mute != true { vibrate(pattern, now: now) }
+            if appRule(uid, now: now)?.mute != true { vibrate(pattern, now: now) }
             return
         }
         pendingRing = uid
@@ -120,7 +122,7 @@ extension WatchModel {
         else { return }
         let pattern = pendingRingPattern
         cancelPendingRing()
-        guard ringingCall == uid, appRule(uid)?.mute != true, let pattern else { return }
+        guard ringingCall == uid, appRule(uid, now: now)?.mute != true, let pattern else { return }
         vibrate(pattern, now: now)
     }
 

@@ -77,6 +77,8 @@ extension WatchModel {
             screen = .findingPhone
         case .status:
             screen = .status(scroll: 0)
+        case .mutedApps:
+            screen = .mutedApps(selected: 0)
         }
     }
 

@@ -33,8 +33,10 @@ extension WatchModel {
             findingPhoneButton()
         case .status(let scroll):
             statusButton(role, gesture, scroll: scroll, now: now)
+        case .mutedApps(let selected):
+            mutedAppsButton(role, gesture, selected: selected, now: now)
         case .notificationMenu(let uid, let selected):
-            notificationMenuButton(role, gesture, uid: uid, selected: selected)
+            notificationMenuButton(role, gesture, uid: uid, selected: selected, now: now)
         case .replyPicker(let uid, let selected):
             replyPickerButton(role, gesture, uid: uid, selected: selected)
         case .idleClock, .waitingForPhone, .message:
@@ -57,7 +59,7 @@ extension WatchModel {
             case (.positive, .press), (.select, .press):
                 if let uid = uidInList(at: selected) { openDetail(uid) }
             case (.negative, .longPress):
-                if let uid = uidInList(at: selected), openNotificationMenu(uid) { break }
+                if let uid = uidInList(at: selected), openNotificationMenu(uid, now: now) { break }
                 screen = .idleClock
             case (.negative, .press), (.back, _):
                 screen = .idleClock

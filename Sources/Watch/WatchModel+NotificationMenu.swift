@@ -4,23 +4,28 @@ import Input
 import Notifications
 import Screens
 
-/// A notification's menu: what its phone offers besides the two actions
-/// (Gadgetbridge: reply with a canned text, mute the app), from the list's
-/// negative long press on the selected notification (docs/buttons.md).
-/// Without anything offered (an iPhone) the gesture goes back to the clock,
-/// as before.
+/// A notification's menu, from the list's negative long press on the
+/// selected notification (docs/buttons.md): what its phone offers besides
+/// the two actions (Gadgetbridge: reply with a canned text, mute the app on
+/// the phone), then the watch's own mutes of its app (WatchModel+AppMutes).
+/// With nothing offered (a call) the gesture goes back to the clock.
 extension WatchModel {
     var hasReplies: Bool { !userSettings.replies.isEmpty }
 
-    /// Opens the menu for `uid`; false when its phone offers nothing.
-    func openNotificationMenu(_ uid: NotificationID) -> Bool {
-        guard NotificationMenu.entries(for: uid, in: notifications, hasReplies: hasReplies).count > 0 else { return false }
+    func menuCount(_ uid: NotificationID, now: MonotonicInstant) -> Int {
+        NotificationMenu.count(for: uid, in: notifications, hasReplies: hasReplies, timeKnown: wallClock.time(at: now) != nil)
+    }
+
+    /// Opens the menu for `uid`; false when nothing is offered.
+    func openNotificationMenu(_ uid: NotificationID, now: MonotonicInstant) -> Bool {
+        guard menuCount(uid, now: now) > 0 else { return false }
         screen = .notificationMenu(uid, selected: 0)
         return true
     }
 
-    func notificationMenuButton(_ role: ButtonRole, _ gesture: ButtonGesture, uid: NotificationID, selected: Int) {
-        let count = NotificationMenu.entries(for: uid, in: notifications, hasReplies: hasReplies).count
+    func notificationMenuButton(_ role: ButtonRole, _ gesture: ButtonGesture, uid: NotificationID, selected: Int,
+                                now: MonotonicInstant) {
+        let count = menuCount(uid, now: now)
         guard count > 0 else {
             screen = .list(selected: listSelection)
             return
@@ -28,11 +33,15 @@ extension WatchModel {
         guard let step = MenuGesture(role, gesture) else { return }
         switch step {
         case .choose:
-            switch NotificationMenu.entry(selected, for: uid, in: notifications, hasReplies: hasReplies) {
+            let timeKnown = wallClock.time(at: now) != nil
+            switch NotificationMenu.entry(selected, for: uid, in: notifications, hasReplies: hasReplies, timeKnown: timeKnown) {
             case .reply: screen = .replyPicker(uid, selected: 0)
-            case .muteApp:
+            case .muteOnPhone:
                 effects.requestNotification(.muteApp, on: uid, reply: 0)
                 screen = .list(selected: listSelection)
+            case .muteHour: muteApp(of: uid, for: .hour, now: now)
+            case .muteUntilTomorrow: muteApp(of: uid, for: .untilTomorrow, now: now)
+            case .muteAlways: muteApp(of: uid, for: .always, now: now)
             case nil: break
             }
         case .next, .previous:

@@ -122,6 +122,8 @@ public final class WatchModel {
     /// The phone forgot this watch (a stale bond): "Pair again", until the
     /// link is encrypted again.
     public internal(set) var bondLost = false
+    /// Apps muted from the wrist (WatchModel+AppMutes).
+    public internal(set) var appMutes = AppMutes()
     /// Whether some phone is bonded (a link that keeps bonds reports it;
     /// nil: the link keeps none, as the simulated phone endpoint).
     public internal(set) var paired: Bool?
@@ -343,7 +345,7 @@ public final class WatchModel {
                 screen = clockScreen
             }
         case .idleClock, .waitingForPhone, .pairing, .message, .doNotDisturbMenu, .nowPlaying, .watchMenu, .weather, .agenda,
-             .findingPhone, .status:
+             .findingPhone, .status, .mutedApps:
             break
         }
         requestRender()

@@ -90,6 +90,17 @@ extension WatchDaemon {
             path: file.path, write: { b throws(HALError) in try file.write(b) }, remove: { () throws(HALError) in try file.remove() }))
     }
 
+    /// The apps muted from the wrist: taken up from the state directory, kept there on every change.
+    func keepMutes(_ watch: WatchController, loop: any EventLoop) {
+        let file = MutedAppsFile(stateDirectory: stateDirectory)
+        watch.model.restoreMutes(file.load(wallNow: loop.wallClockNow, logger: logger), now: loop.now)
+        watch.mutesObserver = { [logger, unowned(unsafe) loop] mutes in
+            do throws(HALError) { try file.save(mutes, now: loop.now, wallNow: loop.wallClockNow) } catch {
+                logger.warning("cannot keep the muted apps in \(file.path): \(error) (they are lost on a restart)")
+            }
+        }
+    }
+
     /// SIGHUP restarts in place and reads the board and settings files
     /// again, so both are checked first: a file with problems, one that
     /// cannot be read (permissions, a directory, a FIFO, a dangling

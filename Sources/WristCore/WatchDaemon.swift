@@ -184,7 +184,7 @@ public final class WatchDaemon {
             self.watch = watch
             watch.model.disconnectAlertDelay = board.bluetooth.disconnectAlert
             watch.model.userSettings = userSettings
-            if options.keepsDoNotDisturb { keepDoNotDisturb(watch, loop: loop); keepHistory(watch) }
+            if options.keepsDoNotDisturb { keepDoNotDisturb(watch, loop: loop); keepHistory(watch); keepMutes(watch, loop: loop) }
             buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
             if let path = try PathText.unixEndpoint(options.harnessEndpoint, flag: "--harness") {
                 let server: HarnessServer

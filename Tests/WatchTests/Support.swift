@@ -24,6 +24,8 @@ enum Effect: Equatable, CustomStringConvertible {
     /// A notification's menu: a reply (its index in the settings) or "mute this app".
     case request(NotificationRequest, UInt32, reply: Int)
     case powerOff
+    /// The wrist's mutes changed: keep them.
+    case mutesChanged
 
     var description: String {
         switch self {
@@ -37,6 +39,7 @@ enum Effect: Equatable, CustomStringConvertible {
         case .findPhone(let on): "find phone \(on)"
         case .request(let r, let uid, let index): "\(r) \(uid) \(index)"
         case .powerOff: "power off"
+        case .mutesChanged: "mutes changed"
         }
     }
 }
@@ -79,6 +82,7 @@ final class EffectRecorder {
             if let (r, uid, index) = e.notificationRequest { recorded.append(.request(r, uid.rawValue, reply: index)) }
             if let state = e.doNotDisturb { doNotDisturbKept?(state) }
             if e.powerOff { recorded.append(.powerOff) }
+            if e.mutesChanged { recorded.append(.mutesChanged) }
             e.forEachShown { recorded.append(.shown($0.rawValue)) }
         }
     }

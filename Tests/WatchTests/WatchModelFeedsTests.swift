@@ -133,6 +133,7 @@ import Watch
         let rig = Self.rig()
         rig.press(.negative, .longPress)
         rig.press(.up)  // wraps to "Status", the last entry
+        rig.press(.up)  // "Muted apps"
         rig.press(.up)  // "Find phone"
         rig.press(.positive)
         #expect(rig.screen == .findingPhone)
@@ -143,6 +144,7 @@ import Watch
 
         let iPhone = Self.rig(canRing: false)
         iPhone.press(.negative, .longPress)
+        iPhone.press(.up)
         iPhone.press(.up)
         iPhone.press(.up)
         iPhone.press(.positive)

@@ -39,8 +39,9 @@ import Watch
             "positive press": .init(screen: .replyPicker(uid, selected: 0)), "select press": .init(screen: .replyPicker(uid, selected: 0)),
             "positive longPress": .init(screen: .notificationMenu(uid, selected: 1)),
             "down press": .init(screen: .notificationMenu(uid, selected: 1)), "down longPress": .init(screen: .notificationMenu(uid, selected: 1)),
-            "positive doublePress": .init(screen: .notificationMenu(uid, selected: 1)),
-            "up press": .init(screen: .notificationMenu(uid, selected: 1)), "up longPress": .init(screen: .notificationMenu(uid, selected: 1)),
+            // Five entries (reply, mute on phone, the watch's three mutes): up wraps to the last.
+            "positive doublePress": .init(screen: .notificationMenu(uid, selected: 4)),
+            "up press": .init(screen: .notificationMenu(uid, selected: 4)), "up longPress": .init(screen: .notificationMenu(uid, selected: 4)),
             "negative press": back, "negative longPress": back, "back press": back, "back longPress": back,
         ])
     }
@@ -70,10 +71,14 @@ import Watch
         #expect(noReplies.sink.take() == [.request(.muteApp, 7, reply: 0)])
     }
 
-    @Test func withNothingOfferedTheGestureGoesBackToTheClock() {
+    @Test func withNothingFromThePhoneTheWatchsOwnMutesAreOffered() {
         let (rig, _) = Self.onTheList(offering: [])
         rig.press(.negative, .longPress)
-        #expect(rig.screen == .idleClock)
+        #expect(rig.screen == .notificationMenu(NotificationID(7), selected: 0))
+        #expect(NotificationMenu.count(for: NotificationID(7), in: rig.model.notifications, hasReplies: true, timeKnown: true) == 3)
+        // "Mute today" needs the local time.
+        #expect(NotificationMenu.count(for: NotificationID(7), in: rig.model.notifications, hasReplies: true, timeKnown: false) == 2)
+        #expect(NotificationMenu.entry(0, for: NotificationID(7), in: rig.model.notifications, hasReplies: true, timeKnown: true) == .muteHour)
     }
 
     @Test func theNotificationGoingTakesItsMenuAndPickerBackToTheList() {
