@@ -177,6 +177,7 @@ import TextFormat
         var options = WatchDaemon.Options()
         options.systemdNotify = (receiver.path, .milliseconds(100))
         let board = BoardLoader.builtInSimulated
+        options.keepsDoNotDisturb = false  // the state directory is not the test's
         daemon = WatchDaemon(
             board: board, logger: Logger(label: "test", sink: .discarding), options: options,
             devices: BoardDevicesFactory { context in

@@ -117,6 +117,7 @@ import Testing
         var options = WatchDaemon.Options()
         options.systemdNotify = (receiver.path, .milliseconds(100))
         options.runningStatusPath = path
+        options.keepsDoNotDisturb = false  // the state directory is not the test's
         let daemon = WatchDaemon(
             board: board, logger: Logger(label: "test", sink: .discarding), options: options,
             devices: BoardDevicesFactory { context in

@@ -79,6 +79,7 @@ import Watch
     @Test func aGadgetbridgePhoneIsToldTheWatchsBatteryOnConnectingAndOnAChange() throws {
         let loop = try EpollLoop()
         var options = WatchDaemon.Options()
+        options.keepsDoNotDisturb = false  // the state directory is not the test's
         options.settings = SimBoardRig.settings()
         options.androidPhoneScript = [.time(localSeconds: 1_714_556_460), .timeZone(seconds: 0)]
         let daemon = WatchDaemon(board: Self.board(), logger: Logger(label: "t", sink: .discarding, level: .critical), options: options)
