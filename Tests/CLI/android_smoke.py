@@ -513,6 +513,7 @@ try:
     check("its first entry is the weather screen", h.state(phone)["screen"] == "weather", str(h.state(phone)))
     h.ask("press negative", phone=phone)
     h.ask("press up", phone=phone)   # wraps to "Status", the last entry
+    h.ask("press up", phone=phone)   # "Muted apps"
     h.ask("press up", phone=phone)   # "Find phone"
     mark = len(phone.lines)
     h.ask("press positive", phone=phone)
@@ -552,7 +553,7 @@ try:
     h.ask("hold negative 800", phone=phone)
     phone.serve(0.3)
     mark = len(phone.lines)
-    h.ask("press positive", phone=phone)   # no reply offered: "Mute this app" is the only entry
+    h.ask("press positive", phone=phone)   # no reply offered: "Mute on phone" is the first entry
     mute = phone.wait_line(lambda l: l.get("n") == "MUTE", 2, since=mark)
     check('without "reply":true the menu only mutes: {"t":"notify","id":1301,"n":"MUTE"}',
           mute == {"t": "notify", "id": 1301, "n": "MUTE"}, str(phone.lines[mark:]))
