@@ -63,7 +63,9 @@ public enum AtomicFile {
             }
         }
         // Root writing into the service user's directory: the file is theirs.
-        if geteuid() == 0 && fchown(fd, owner.uid, owner.gid) != 0 {
+        // Only when it is someone else's: a chown is a privileged call the
+        // unit's system call filter refuses (root's own directory needs none).
+        if geteuid() == 0 && (owner.uid != 0 || owner.gid != getegid()) && fchown(fd, owner.uid, owner.gid) != 0 {
             throw Errno.current.halError("chown \(temporaryPath) to \(userName(owner.uid)):\(owner.gid)")
         }
         // The umask may have cleared bits.
