@@ -218,7 +218,8 @@ check "remove: /usr/share/wristcore is gone" test ! -e "$ROOT/usr/share/wristcor
 check "remove: the state directory stays" test -d "$ROOT/var/lib/wristcore"
 check "remove: the conffile and the chosen board stay (until purge)" test -f "$ROOT/etc/wristcore/environment" -a -f "$ROOT/etc/wristcore/board.json"
 left=$(new_unowned)
-expected=$'/etc/wristcore\n/etc/wristcore/board.json\n/etc/wristcore/environment\n/var/lib/wristcore'
+# The runs above kept their notification list (an empty one) in the state directory: the daemon's state, kept until purge.
+expected=$'/etc/wristcore\n/etc/wristcore/board.json\n/etc/wristcore/environment\n/var/lib/wristcore\n/var/lib/wristcore/notification-history'
 if [ "$left" = "$expected" ]; then pass "remove: nothing else left"; else fail "remove: what is left" "$left"; fi
 
 echo "== apt purge"
