@@ -42,7 +42,8 @@ import Testing
         rig.pump { !events.isEmpty }
         #expect(events.first?.0 == 3 && events.first?.1 == .newSettings([.powered, .lowEnergy]))
         fake.end.close()
-        rig.pump { closed }
+        rig.pumpWaitingForTheKernel { closed }
+        #expect(closed)
         #expect(status == .disconnected)
     }
 

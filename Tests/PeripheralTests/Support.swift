@@ -238,6 +238,19 @@ final class ManualRig {
         }
         return condition()
     }
+
+    /// `pump` for what waits on the kernel, not on us: a closed socket's EOF.
+    /// Another test's fork (`system("rm -rf ...")`) may hold a copy of a
+    /// descriptor we closed until its exec, so the peer's EOF can come a
+    /// little later. Pumps one round every 10 ms, for at most 3 s.
+    @discardableResult
+    func pumpWaitingForTheKernel(until condition: () -> Bool) -> Bool {
+        for _ in 0..<300 {
+            if pump(rounds: 1, until: condition) { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
 }
 
 /// The state directory in memory, with failures on demand.
