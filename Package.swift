@@ -17,7 +17,7 @@
 //   UI           Screens
 //   services     ANCS, AMS, Gadgetbridge (the Android companion's line protocol), PhoneFeeds (weather, calendar)
 //   GATT         GATT (bearer, client, server) on ATTCodec (pure PDU codec)
-//   domain       Notifications
+//   domain       Notifications; Timekeeping (alarms, the countdown timer, the stopwatch)
 //   devices      Graphics, Display (SSD13xx driver and its I2C framing), Input, Haptics, Power (battery gauges)
 //   loop         Loop (interfaces, timer heap, fd-free manual loop); LinuxLoop (EpollLoop)
 //   HAL          TextFormat (what the user reads), HAL (protocols, value types), Log (the logger),
@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "Loop", targets: ["Loop"]),
         .library(name: "LinuxLoop", targets: ["LinuxLoop"]),
         .library(name: "Notifications", targets: ["Notifications"]),
+        .library(name: "Timekeeping", targets: ["Timekeeping"]),
         .library(name: "ANCS", targets: ["ANCS"]),
         .library(name: "AMS", targets: ["AMS"]),
         .library(name: "Gadgetbridge", targets: ["Gadgetbridge"]),
@@ -89,12 +90,14 @@ let package = Package(
         .target(name: "Haptics", dependencies: ["HAL", "Loop"]),
         // The watch's battery: the MAX1704x fuel gauge over I2C registers, and the monitor that reads a gauge now and then.
         .target(name: "Power", dependencies: ["HAL", "Loop"]),
-        .target(name: "Screens", dependencies: ["HAL", "Graphics", "Notifications", "AMS", "PhoneFeeds"]),
+        .target(name: "Screens", dependencies: ["HAL", "Graphics", "Notifications", "Timekeeping", "AMS", "PhoneFeeds"]),
 
         // MARK: GATT, services and profiles
         .target(name: "ATTCodec", dependencies: ["TextFormat"]),
         .target(name: "GATT", dependencies: ["ATTCodec", "Loop", "HAL", "TextFormat"]),
         .target(name: "Notifications", dependencies: ["HAL"]),
+        // The wearer's alarms (and the phone's), the countdown timer, the stopwatch: values on the watch's clocks.
+        .target(name: "Timekeeping", dependencies: ["HAL"]),
         .target(name: "ANCS", dependencies: ["Notifications", "HAL", "TextFormat"]),
         .target(name: "AMS", dependencies: ["HAL"]),
         .target(name: "Gadgetbridge", dependencies: ["TextFormat"]),
@@ -109,11 +112,11 @@ let package = Package(
         // The wearer's settings file (settings.json): patterns, per-app rules, quiet hours, Do Not Disturb options.
         .target(name: "WearerSettings", dependencies: ["BoardConfig", "Haptics", "HAL"]),
         // The watch's files on disk: installed data, board files and their variants, the wearer's settings.
-        .target(name: "WatchFiles", dependencies: ["BoardConfig", "WearerSettings", "Notifications", "Screens", "Graphics", "Haptics", "HAL", "LinuxHAL", "Log", "TextFormat"]),
+        .target(name: "WatchFiles", dependencies: ["BoardConfig", "WearerSettings", "Notifications", "Timekeeping", "Screens", "Graphics", "Haptics", "HAL", "LinuxHAL", "Log", "TextFormat"]),
         .target(
             name: "Watch",
             dependencies: [
-                "BoardConfig", "WearerSettings", "PhoneServices", "Notifications", "AMS", "PhoneFeeds", "Screens", "Graphics", "Display", "Input",
+                "BoardConfig", "WearerSettings", "PhoneServices", "Notifications", "Timekeeping", "AMS", "PhoneFeeds", "Screens", "Graphics", "Display", "Input",
                 "Haptics", "Power", "Loop", "HAL", "Log",
             ]),
         .target(name: "Decode", dependencies: ["ATTCodec", "PhoneServices", "ANCS", "AMS", "Gadgetbridge", "HAL", "TextFormat"]),
@@ -130,7 +133,7 @@ let package = Package(
             ]),
 
         // The harness: a local socket that reports the running watch (state, screen, events) and drives it.
-        .target(name: "Harness", dependencies: ["Watch", "BoardConfig", "Screens", "Notifications", "AMS", "PhoneFeeds", "Loop", "HAL", "Log", "TextFormat"]),
+        .target(name: "Harness", dependencies: ["Watch", "BoardConfig", "Screens", "Notifications", "Timekeeping", "AMS", "PhoneFeeds", "Loop", "HAL", "Log", "TextFormat"]),
 
         // MARK: Linux
         // A real board's devices on Linux (i2c-dev, libgpiod, Bluetooth) and the check that they are ready (doctor).
@@ -185,7 +188,7 @@ let package = Package(
         .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "PowerTests", dependencies: ["Power", "SimBoard", "Loop", "LinuxHAL", "HAL"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "Notifications", "AMS", "PhoneFeeds", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "Notifications", "Timekeeping", "AMS", "PhoneFeeds", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "PeripheralTests",
             dependencies: ["Peripheral", "BoardConfig", "Loop", "LinuxLoop", "LinuxHAL", "HAL", "Log", "LinuxBoard", "WatchFiles"]),
@@ -209,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "WatchTests",
             dependencies: [
-                "Watch", "BoardConfig", "WearerSettings", "ANCS", "Notifications", "AMS", "PhoneFeeds", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
+                "Watch", "BoardConfig", "WearerSettings", "ANCS", "Notifications", "Timekeeping", "AMS", "PhoneFeeds", "Screens", "Input", "Haptics", "Display", "Graphics", "Loop", "HAL",
                 "PhoneServices",  // PhoneClock / CurrentTime: the phone's time handed to the controller
                 "LinuxHAL",  // FileBytes, to read the shipped fonts; the code under test never touches a descriptor
                 "Log",
@@ -219,7 +222,7 @@ let package = Package(
             name: "WristCoreTests",
             dependencies: [
                 "WristCore", "BenchTools", "LinuxBoard", "WatchFiles", "Systemd", "SimBoard", "Watch", "BoardConfig", "PhoneServices", "GATT",
-                "ANCS", "Notifications", "AMS", "Screens", "Display", "Graphics", "Haptics", "Input", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
+                "ANCS", "Notifications", "Timekeeping", "AMS", "Screens", "Display", "Graphics", "Haptics", "Input", "Loop", "LinuxLoop", "LinuxHAL", "HAL",
                 "TextFormat", "Log",
             ],
             exclude: ["EndToEnd/Golden"]),

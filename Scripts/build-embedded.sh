@@ -109,7 +109,7 @@ else
 fi
 
 # ---- the modules the daemon links, in dependency order (Package.swift)
-COMMON_MODULES=(TextFormat HAL Log ATTCodec Loop Graphics Display Input Haptics Power Notifications ANCS AMS Gadgetbridge PhoneFeeds GATT Screens PhoneServices
+COMMON_MODULES=(TextFormat HAL Log ATTCodec Loop Graphics Display Input Haptics Power Notifications Timekeeping ANCS AMS Gadgetbridge PhoneFeeds GATT Screens PhoneServices
     LinuxHAL LinuxLoop Peripheral BoardConfig WearerSettings Watch Decode SimBoard Harness)
 # The daemon's own: the command line, its files, the Linux board, systemd, the composition root, the bench tools.
 DAEMON_MODULES=(CommandLineOptions WatchFiles LinuxBoard Systemd WristCore BenchTools WristCoreCLI)

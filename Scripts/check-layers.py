@@ -38,7 +38,7 @@ FOUNDATION_ALLOWED = {"wristcore-fonts", "FontCompiler"}
 C_MODULES = {"CLinux", "CGPIOD", "CI2C", "CBluetooth"}
 FORBIDDEN = C_MODULES | {"LinuxHAL", "LinuxLoop"}
 # Modules that must stay pure (the list, plus the rest of the library layers).
-PURE = ["TextFormat", "HAL", "Loop", "Notifications", "ATTCodec", "GATT", "ANCS", "AMS", "Gadgetbridge", "PhoneFeeds", "CommandLineOptions", "PhoneServices", "Peripheral", "Graphics", "Display",
+PURE = ["TextFormat", "HAL", "Loop", "Notifications", "Timekeeping", "ATTCodec", "GATT", "ANCS", "AMS", "Gadgetbridge", "PhoneFeeds", "CommandLineOptions", "PhoneServices", "Peripheral", "Graphics", "Display",
         "Input", "Haptics", "Power", "Screens", "BoardConfig", "WearerSettings", "Watch", "Decode", "SimBoard", "Harness", "FontCompiler", "Log"]
 # The bottom layer: modules that depend on nothing (but each other) and import
 # no C library or Glibc, so every layer may use them and Embedded Swift can
@@ -51,7 +51,7 @@ LAYERS = [
     ("HAL", ["TextFormat", "HAL", "Log", "LinuxHAL", "CLinux", "CGPIOD", "CI2C", "CBluetooth"]),
     ("loop", ["Loop", "LinuxLoop"]),
     ("devices", ["Graphics", "Display", "Input", "Haptics", "Power"]),
-    ("domain", ["Notifications"]),
+    ("domain", ["Notifications", "Timekeeping"]),
     ("GATT", ["ATTCodec", "GATT"]),
     ("services", ["ANCS", "AMS", "Gadgetbridge", "PhoneFeeds"]),
     ("UI", ["Screens"]),

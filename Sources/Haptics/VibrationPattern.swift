@@ -40,7 +40,23 @@ public struct VibrationPattern: Sendable, Equatable, CustomStringConvertible {
         pulses: [Pulse(on: .milliseconds(400), off: .milliseconds(200)), Pulse(on: .milliseconds(400), off: .milliseconds(1_000))],
         repeats: true)
 
-    public static let builtIns: [VibrationPattern] = [.short, .double, .ring]
+    /// Three pulses, a pause, repeating: an alarm the wearer set (17 s of
+    /// motor-on time a minute, under the motor's cap).
+    public static let alarm = VibrationPattern(
+        name: "alarm",
+        pulses: [
+            Pulse(on: .milliseconds(200), off: .milliseconds(150)), Pulse(on: .milliseconds(200), off: .milliseconds(150)),
+            Pulse(on: .milliseconds(200), off: .milliseconds(1_400)),
+        ],
+        repeats: true)
+
+    /// A long pulse, a pause, repeating: the countdown timer ended.
+    public static let timer = VibrationPattern(
+        name: "timer",
+        pulses: [Pulse(on: .milliseconds(400), off: .milliseconds(1_100))],
+        repeats: true)
+
+    public static let builtIns: [VibrationPattern] = [.short, .double, .ring, .alarm, .timer]
 
     /// The built-in pattern with this name, if any.
     public static func named(_ name: String) -> VibrationPattern? { builtIns.first { $0.name == name } }

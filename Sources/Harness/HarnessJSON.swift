@@ -3,6 +3,7 @@ import PhoneFeeds
 import Notifications
 import Screens
 import TextFormat
+import Timekeeping
 import Watch
 
 /// The harness's JSON answers (one line each; field names are documented in
@@ -75,6 +76,11 @@ public enum HarnessJSON {
         case .replyPicker: "replyPicker"
         case .status: "status"
         case .mutedApps: "mutedApps"
+        case .alarms: "alarms"
+        case .alarmEditor: "alarmEditor"
+        case .ringing: "ringing"
+        case .timer: "timer"
+        case .stopwatch: "stopwatch"
         }
     }
 
@@ -106,6 +112,17 @@ public enum HarnessJSON {
             ]) } ?? "null"),
             ("calendarEvents", "\(w.calendarEvents)"),
             ("phoneAlarms", "\(w.phoneAlarms)"),
+            ("alarms", alarms(w)),
+            ("ringingAlert", w.ringing.map { string(alertName($0)) } ?? "null"),
+            ("snoozed", w.snoozed.map { string(alertName($0)) } ?? "null"),
+            ("timer", object([
+                ("running", w.timer.isRunning ? "true" : "false"), ("secondsLeft", "\(w.timer.secondsLeft(at: w.now))"),
+                ("length", "\(w.timer.length)"),
+            ])),
+            ("stopwatch", object([
+                ("running", w.stopwatch.isRunning ? "true" : "false"),
+                ("elapsedMs", "\(milliseconds(w.stopwatch.elapsed(at: w.now)))"), ("laps", "\(w.stopwatch.lapCount)"),
+            ])),
             ("battery", w.watchBattery.map { b in object([
                 ("percent", "\(b.percent)"), ("charging", b.charging ? "true" : "false"),
                 ("millivolts", b.millivolts.map { "\($0)" } ?? "null"),
@@ -114,6 +131,34 @@ public enum HarnessJSON {
             ("causes", causes(w.status)),
         ]
         return "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// The alarms (docs/harness.md): each as "HH:MM days on|off [phone]",
+    /// and the next ring as local "YYYY-MM-DDTHH:MM" (null: none).
+    static func alarms(_ w: WatchSnapshot) -> String {
+        var rows: [String] = []
+        for i in 0..<w.alarms.count {
+            let a = w.alarms[i]
+            rows.append(string("\(twoDigits(a.hour)):\(twoDigits(a.minute)) \(a.days.text) \(a.enabled ? "on" : "off")\(w.alarms.isFromPhone(i) ? " phone" : "")"))
+        }
+        let next = w.nextAlarm.map { t -> String in
+            let c = CivilTime(secondsSinceEpoch: t)
+            return string("\(c.year)-\(twoDigits(c.month))-\(twoDigits(c.day))T\(twoDigits(c.hour)):\(twoDigits(c.minute))")
+        } ?? "null"
+        return object([("list", "[" + rows.joined(separator: ",") + "]"), ("next", next)])
+    }
+
+    static func alertName(_ a: RingingAlert) -> String {
+        switch a {
+        case .alarm(let h, let m, _): "alarm \(twoDigits(h)):\(twoDigits(m))"
+        case .timer: "timer"
+        }
+    }
+
+    static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+    static func milliseconds(_ d: Duration) -> Int64 {
+        d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
     }
 
     /// The Status screen's causes, by name (docs/harness.md,

@@ -1,6 +1,7 @@
 import Graphics
 import HAL
 import Notifications
+import Timekeeping
 
 /// What one screen of the watch shows. The app decides which screen is up
 /// (navigation, calls, pairing); `ScreenRenderer` draws it.
@@ -54,6 +55,54 @@ public enum Screen: Sendable, Equatable {
     /// What the watch knows of itself (`StatusReport`): the phone and its
     /// kind, both batteries, the time's source; `scroll` is the first row.
     case status(scroll: Int)
+    /// The alarms: the wearer's, then the phone's, then "New alarm"
+    /// (`TimekeepingView.alarms`); `selected` indexes those rows.
+    case alarms(selected: Int)
+    /// An alarm being set: its time and days, the field the buttons change.
+    case alarmEditor(AlarmDraft)
+    /// An alarm or the timer rings: what rings, "Snooze" / "Dismiss" (the
+    /// timer: "Stop") over the buttons that do it.
+    case ringing(RingingAlert)
+    /// The countdown timer: its length or what is left, and the buttons'
+    /// labels (`TimekeepingView.timer`).
+    case timer
+    /// The stopwatch: the time run and the latest laps (`TimekeepingView.stopwatch`).
+    case stopwatch
+}
+
+/// An alarm as the editor holds it until it is saved.
+public struct AlarmDraft: Sendable, Equatable {
+    /// What the buttons change: the hour, the minute, the days, then the
+    /// last step's choice (`AlarmDraft.Finish`).
+    public enum Field: Int, Sendable, Equatable {
+        case hour, minute, days, finish
+    }
+
+    /// What the last step does.
+    public enum Finish: Int, Sendable, Equatable, CaseIterable {
+        case save, delete
+    }
+
+    /// The wearer's alarm it edits (its row); nil: a new one.
+    public var row: Int?
+    public var alarm: Alarm
+    public var field: Field
+    public var finish: Finish
+
+    public init(row: Int?, alarm: Alarm, field: Field = .hour, finish: Finish = .save) {
+        self.row = row
+        self.alarm = alarm
+        self.field = field
+        self.finish = finish
+    }
+}
+
+/// What rings on the ringing screen.
+public enum RingingAlert: Sendable, Equatable {
+    /// An alarm set for this time of day (`snoozes`: times snoozed so far).
+    case alarm(hour: Int, minute: Int, snoozes: Int)
+    /// The countdown timer of this length ended.
+    case timer(seconds: Int)
 }
 
 /// What the status bar (and the idle clock) shows.

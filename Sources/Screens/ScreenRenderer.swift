@@ -100,12 +100,13 @@ public final class ScreenRenderer {
     /// `nowPlaying` is what the Now Playing screen shows (nil: nothing playing);
     /// `feeds` the phone's weather and calendar (the clock, their screens);
     /// `replies` the canned replies the reply picker lists; `mutedApps` what
-    /// the "Muted apps" screen lists.
+    /// the "Muted apps" screen lists; `timekeeping` the alarms, the timer
+    /// and the stopwatch (their screens).
     public func render(_ screen: Screen, status: StatusInfo, notifications: any NotificationSource,
                        into fb: Framebuffer, callNotice: CallNotice? = nil,
                        actionNotice: ActionNotice? = nil,
                        nowPlaying: NowPlayingContent? = nil, feeds: PhoneFeeds? = nil, replies: [String] = [],
-                       report: StatusReport? = nil, mutedApps: MutedAppsView? = nil) {
+                       report: StatusReport? = nil, mutedApps: MutedAppsView? = nil, timekeeping: TimekeepingView? = nil) {
         precondition(fb.width == width && fb.height == height,
                      "ScreenRenderer is \(width)x\(height), the framebuffer \(fb.width)x\(fb.height)")
         fb.resetClip()
@@ -154,6 +155,16 @@ public final class ScreenRenderer {
             drawStatus(report, scroll: scroll, status: status, into: fb)
         case .mutedApps(let selected):
             drawMutedApps(mutedApps, selected: selected, status: status, into: fb)
+        case .alarms(let selected):
+            drawAlarms(timekeeping, selected: selected, status: status, into: fb)
+        case .alarmEditor(let draft):
+            drawAlarmEditor(draft, status: status, into: fb)
+        case .ringing(let alert):
+            drawRinging(alert, into: fb)
+        case .timer:
+            drawTimer(timekeeping, status: status, into: fb)
+        case .stopwatch:
+            drawStopwatch(timekeeping, status: status, into: fb)
         }
     }
 

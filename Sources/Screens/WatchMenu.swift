@@ -4,7 +4,7 @@ import Graphics
 /// order the buttons move through them.
 public enum WatchMenu {
     public enum Entry: Int, CaseIterable, Sendable {
-        case weather, agenda, findPhone, mutedApps, status
+        case alarms, timer, stopwatch, weather, agenda, findPhone, mutedApps, status
     }
 
     public static let entryCount = Entry.allCases.count
@@ -12,6 +12,9 @@ public enum WatchMenu {
 
     static func label(_ e: Entry) -> StaticString {
         switch e {
+        case .alarms: "Alarms"
+        case .timer: "Timer"
+        case .stopwatch: "Stopwatch"
         case .weather: "Weather"
         case .agenda: "Agenda"
         case .findPhone: "Find phone"
@@ -24,7 +27,7 @@ public enum WatchMenu {
 extension ScreenRenderer {
     func drawWatchMenu(selected: Int, status: StatusInfo, into fb: Framebuffer) {
         drawMenu(WatchMenu.title, count: WatchMenu.entryCount, selected: selected, status: status, into: fb) {
-            WatchMenu.label(WatchMenu.Entry(rawValue: $0) ?? .weather)
+            WatchMenu.label(WatchMenu.Entry(rawValue: $0) ?? .alarms)
         }
     }
 }

@@ -73,10 +73,17 @@ final class DisplayPipeline {
         if case .status = model.screen { report = model.statusReport(now: loop.now) }
         var mutedApps: MutedAppsView?
         if case .mutedApps = model.screen { mutedApps = MutedAppsView(mutes: model.appMutes, now: loop.now) }
+        var timekeeping: TimekeepingView?
+        switch model.screen {
+        case .alarms, .timer, .stopwatch:
+            timekeeping = TimekeepingView(alarms: model.alarms, timer: model.countdown, stopwatch: model.stopwatch, now: loop.now)
+        default: break
+        }
         renderer.render(
             model.screen, status: status, notifications: model.notifications, into: framebuffer,
             callNotice: model.callNotice, actionNotice: model.actionNotice, nowPlaying: nowPlaying,
-            feeds: model.feeds, replies: model.userSettings.replies, report: report, mutedApps: mutedApps)
+            feeds: model.feeds, replies: model.userSettings.replies, report: report, mutedApps: mutedApps,
+            timekeeping: timekeeping)
         // The driver moves the picture against burn-in (a vertical step
         // is one command; a horizontal one goes with the next screen change).
         driver.setShift(PanelShift(x: model.pixelShift.x, y: model.pixelShift.y))

@@ -47,6 +47,8 @@ public struct WatchEffects {
     public internal(set) var doNotDisturb: DoNotDisturbState?
     /// The wearer muted or unmuted an app on the watch: keep `model.appMutes`.
     public internal(set) var mutesChanged = false
+    /// The wearer's alarms changed: keep `model.alarms`.
+    public internal(set) var alarmsChanged = false
     /// Notifications that went on screen (the source fetches their message),
     /// `shown[0..<shownCount]`.
     public internal(set) var shown = InlineArray<8, NotificationID>(repeating: NotificationID(0))
@@ -62,7 +64,7 @@ public struct WatchEffects {
     public var isEmpty: Bool {
         renderRequests == 0 && !stopMotor && play == nil && displayPower == nil && action == nil
             && remoteCommand == nil && pairingAnswer == nil && findPhone == nil && notificationRequest == nil && doNotDisturb == nil && shownCount == 0 && !powerOff
-            && !mutesChanged
+            && !mutesChanged && !alarmsChanged
     }
 
     /// The notifications shown, in the order the model showed them.
@@ -103,6 +105,9 @@ public struct WatchEffects {
     mutating func requestFindPhone(_ on: Bool) { findPhone = on }
 
     mutating func requestPowerOff() { powerOff = true }
+
+    /// The wearer's alarms changed (or a one-time one switched itself off): keep them.
+    mutating func keepAlarms() { alarmsChanged = true }
 
     mutating func requestNotification(_ request: NotificationRequest, on uid: NotificationID, reply: Int) {
         if notificationRequest != nil { replaced += 1 }

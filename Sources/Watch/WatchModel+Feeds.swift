@@ -50,12 +50,13 @@ extension WatchModel {
     func openWatchMenu() { screen = .watchMenu(selected: watchMenuStart) }
 
     /// A gesture on the watch menu (moves like the Do Not Disturb menu).
-    func watchMenuButton(_ role: ButtonRole, _ gesture: ButtonGesture, selected: Int) {
+    func watchMenuButton(_ role: ButtonRole, _ gesture: ButtonGesture, selected: Int, now: MonotonicInstant) {
         guard let step = MenuGesture(role, gesture) else { return }
         switch step {
         case .choose:
             guard let entry = WatchMenu.Entry(rawValue: selected) else { return }
             choose(entry)
+            restartSecondTick(now: now)
         case .next, .previous:
             screen = .watchMenu(selected: step.moved(selected, count: WatchMenu.entryCount))
         case .cancel:
@@ -65,6 +66,9 @@ extension WatchModel {
 
     private func choose(_ entry: WatchMenu.Entry) {
         switch entry {
+        case .alarms: screen = .alarms(selected: 0)
+        case .timer: screen = .timer
+        case .stopwatch: screen = .stopwatch
         case .weather: screen = .weather
         case .agenda: screen = .agenda(scroll: 0)
         case .findPhone:

@@ -13,7 +13,7 @@ extension WatchModel {
         let wasDark = wake(now: now) == .off
         // A press that only woke a dark display does nothing else (no blind
         // actions), except where something is waiting for an answer.
-        if wasDark && activeCall == nil && !isAwaitingPairingAnswer { return requestRender() }
+        if wasDark && activeCall == nil && !isAwaitingPairingAnswer && ringing == nil { return requestRender() }
         switch screen {
         case .pairing:
             if role == .positive && gesture == .press { answerPairing(.confirmed, now: now) }
@@ -26,7 +26,7 @@ extension WatchModel {
         case .nowPlaying:
             nowPlayingButton(role, gesture, now: now)
         case .watchMenu(let selected):
-            watchMenuButton(role, gesture, selected: selected)
+            watchMenuButton(role, gesture, selected: selected, now: now)
         case .weather, .agenda:
             feedScreenButton(role, gesture, now: now)
         case .findingPhone:
@@ -35,6 +35,16 @@ extension WatchModel {
             statusButton(role, gesture, scroll: scroll, now: now)
         case .mutedApps(let selected):
             mutedAppsButton(role, gesture, selected: selected, now: now)
+        case .alarms(let selected):
+            alarmsButton(role, gesture, selected: selected, now: now)
+        case .alarmEditor(let draft):
+            alarmEditorButton(role, gesture, draft: draft, now: now)
+        case .ringing:
+            ringingButton(role, gesture, now: now)
+        case .timer:
+            timerButton(role, gesture, now: now)
+        case .stopwatch:
+            stopwatchButton(role, gesture, now: now)
         case .notificationMenu(let uid, let selected):
             notificationMenuButton(role, gesture, uid: uid, selected: selected, now: now)
         case .replyPicker(let uid, let selected):

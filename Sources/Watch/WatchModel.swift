@@ -6,6 +6,7 @@ import BoardConfig
 import HAL
 import Haptics
 import Screens
+import Timekeeping
 
 /// The watch's decisions as a pure state machine, built like the ANCS
 /// consumer: what is on screen, what a button does there, when the motor
@@ -181,6 +182,25 @@ public final class WatchModel {
     /// Calendar events left out because the agenda was full.
     public internal(set) var calendarEventsLeftOut = 0
 
+    // Alarms, the timer, the stopwatch (WatchModel+Alarms, +AlarmEditor, +Timer).
+    /// The wearer's alarms and the phone's.
+    public internal(set) var alarms = AlarmList()
+    public internal(set) var countdown = CountdownTimer()
+    public internal(set) var stopwatch = Stopwatch()
+    /// What rings now (an alarm or the timer), until a button or `ringDeadline`.
+    public internal(set) var ringing: RingingAlert?
+    var ringDeadline: MonotonicInstant?
+    /// A snoozed alarm rings again at `snoozeDeadline`.
+    public internal(set) var snoozedAlert: RingingAlert?
+    var snoozeDeadline: MonotonicInstant?
+    var screenBeforeRinging: Screen = .idleClock
+    /// Local seconds up to which alarms were looked at (nil: not since the time became known).
+    var alarmsCheckedUpTo: Int64?
+    /// Alarms whose minute the clock stepped past by more than `alarmLateLimit`.
+    public internal(set) var alarmsSkipped = 0
+    /// A running timer or stopwatch on a lit panel redraws each second.
+    var secondTickDeadline: MonotonicInstant?
+
     private let noPhone = NoNotifications()
 
     /// - Parameters:
@@ -345,7 +365,7 @@ public final class WatchModel {
                 screen = clockScreen
             }
         case .idleClock, .waitingForPhone, .pairing, .message, .doNotDisturbMenu, .nowPlaying, .watchMenu, .weather, .agenda,
-             .findingPhone, .status, .mutedApps:
+             .findingPhone, .status, .mutedApps, .alarms, .alarmEditor, .ringing, .timer, .stopwatch:
             break
         }
         requestRender()
@@ -393,15 +413,20 @@ public final class WatchModel {
 
     /// When `handleDeadline` must run next: display dim / off, the pairing
     /// timeout, a call in progress settling, a pop-up's wait, the disconnect
-    /// alert, Now Playing's volume bar. nil when nothing is timed.
+    /// alert, Now Playing's volume bar, the countdown timer, a ring's minute,
+    /// a snooze, the running timer's or stopwatch's second. nil when nothing
+    /// is timed. Alarms are not here: they ring on the wall clock
+    /// (`alarmToArm`).
     /// The burn-in shift is not here: it rides on the minute tick
     /// (`minuteTicked(now:)`), so an idle watch has no timer of its own.
     public var nextDeadline: MonotonicInstant? {
         earliest(
-            earliest(earliest(dimDeadline, offDeadline), pairingDeadline),
             earliest(
-                earliest(earliest(callInProgressDeadline, popUpDeadline), disconnectAlertDeadline),
-                earliest(earliest(pendingRingDeadline, doNotDisturbDeadline), volumeBarDeadline)))
+                earliest(earliest(dimDeadline, offDeadline), pairingDeadline),
+                earliest(
+                    earliest(earliest(callInProgressDeadline, popUpDeadline), disconnectAlertDeadline),
+                    earliest(earliest(pendingRingDeadline, doNotDisturbDeadline), volumeBarDeadline))),
+            earliest(earliest(countdown.deadline, ringDeadline), earliest(snoozeDeadline, secondTickDeadline)))
     }
 
     /// Runs whatever is due at `now`, earliest first (as separate timers would).
@@ -424,6 +449,14 @@ public final class WatchModel {
                 doNotDisturbDeadlinePassed(now: now)
             } else if volumeBarDeadline == due {
                 hideVolumeBar()
+            } else if countdown.deadline == due {
+                timerEnded(now: now)
+            } else if ringDeadline == due {
+                ringTimedOut(now: now)
+            } else if snoozeDeadline == due {
+                snoozeEnded(now: now)
+            } else if secondTickDeadline == due {
+                secondTicked(now: now)
             } else {
                 popUpDeadlinePassed(now: now)
             }

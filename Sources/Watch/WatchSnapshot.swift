@@ -3,6 +3,7 @@ import HAL
 import Notifications
 import PhoneFeeds
 import Screens
+import Timekeeping
 
 /// What the watch is doing now, read once, as a value: what the harness
 /// reports (`state`) and a test can compare. Taking one reads the model,
@@ -28,8 +29,16 @@ public struct WatchSnapshot: Sendable {
     /// The phone's last weather report, and how many calendar events the watch holds.
     public var weather: WeatherReport?
     public var calendarEvents: Int
-    /// Alarms the phone set (kept, not rung yet).
+    /// Alarms the phone set.
     public var phoneAlarms: Int
+    /// The wearer's alarms and the phone's; the next ring (local seconds, nil: none).
+    public var alarms: AlarmList
+    public var nextAlarm: Int64?
+    /// What rings (an alarm or the timer), a snoozed alarm, the timer, the stopwatch.
+    public var ringing: RingingAlert?
+    public var snoozed: RingingAlert?
+    public var timer: CountdownTimer
+    public var stopwatch: Stopwatch
     /// The watch's battery at its last reading, and the phone's level.
     public var watchBattery: BatteryReading?
     public var phoneBattery: Int?
@@ -49,7 +58,9 @@ extension WatchController {
             isMotorOn: motor?.isMotorOn == true, displayBus: displayBus, sourceHealth: model.notifications.health,
             doNotDisturb: model.doNotDisturb, media: model.media,
             weather: model.feeds.weather, calendarEvents: model.feeds.agenda.count,
-            phoneAlarms: model.feeds.alarms.count, watchBattery: model.watchBattery, phoneBattery: model.phoneBattery,
+            phoneAlarms: model.alarms.phoneCount, alarms: model.alarms, nextAlarm: model.nextAlarmRing(now: now),
+            ringing: model.ringing, snoozed: model.snoozedAlert, timer: model.countdown, stopwatch: model.stopwatch,
+            watchBattery: model.watchBattery, phoneBattery: model.phoneBattery,
             status: model.statusReport(now: now), now: now)
     }
 }

@@ -30,6 +30,13 @@ public struct UserSettings: Equatable, Sendable {
     public var doNotDisturb = DoNotDisturbOptions()
     /// The canned replies offered where the phone can reply (Gadgetbridge).
     public var replies = UserSettings.defaultReplies
+    /// What an alarm plays (`alarms.pattern`), what the timer's end plays
+    /// (`alarms.timerPattern`), and how long a snooze lasts.
+    public var alarmPattern = VibrationPattern.alarm
+    public var timerPattern = VibrationPattern.timer
+    public var snoozeMinutes = 9
+    /// `alarms.snoozeMinutes` allows these.
+    public static let snoozeMinutesRange = 1...30
     /// Where they came from ("defaults" without a file).
     public var source = "defaults"
 

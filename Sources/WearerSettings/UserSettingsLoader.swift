@@ -43,7 +43,7 @@ struct UserSettingsValidator {
     var v: BoardValidator
     let motorCap: Duration
 
-    static let topFields = ["patterns", "apps", "filters", "quietHours", "doNotDisturb", "replies"]
+    static let topFields = ["patterns", "apps", "filters", "quietHours", "doNotDisturb", "replies", "alarms"]
     static let appFields = ["mute", "hideContent", "vibrate", "alwaysAlert"]
     static let reservedPatternNames = VibrationPattern.builtIns.map { $0.name } + ["none"]
     static let patternNameCapacity = 32
@@ -61,6 +61,7 @@ struct UserSettingsValidator {
         if let (q, _) = m["quietHours"] { s.quietHours = quietHours(q) }
         if let (d, _) = m["doNotDisturb"] { s.doNotDisturb = doNotDisturb(d) }
         if let (r, _) = m["replies"] { s.replies = replies(r) }
+        if let (a, _) = m["alarms"] { alarms(a, into: &s) }
         return s
     }
 
@@ -245,6 +246,26 @@ struct UserSettingsValidator {
             result.append(text)
         }
         return result
+    }
+
+    /// `"alarms": { "pattern": "alarm", "timerPattern": "timer", "snoozeMinutes": 9 }`:
+    /// what an alarm and the timer's end play (a built-in or one of
+    /// `patterns`; "none" is not allowed: an alarm must be felt) and how long
+    /// a snooze lasts.
+    mutating func alarms(_ value: ConfigJSON, into s: inout UserSettings) {
+        guard let m = v.members(value, "alarms", allowed: ["pattern", "timerPattern", "snoozeMinutes"]) else { return }
+        let names = VibrationPattern.builtIns.map { $0.name } + s.patterns.map { $0.name }
+        for (key, isTimer) in [("pattern", false), ("timerPattern", true)] {
+            guard let (p, line) = m[key] else { continue }
+            if case .string(let name, _) = p, let pattern = s.pattern(named: name) {
+                if isTimer { s.timerPattern = pattern } else { s.alarmPattern = pattern }
+            } else {
+                v.problem(line, "alarms.\(key)", "\(BoardValidator.show(p)) is not a pattern; allowed: \(names.joined(separator: ", "))")
+            }
+        }
+        let range = UserSettings.snoozeMinutesRange
+        s.snoozeMinutes = v.int(m, "snoozeMinutes", "alarms.snoozeMinutes", range: range, required: nil, default: 9,
+                                allowedText: "whole minutes from \(range.lowerBound) to \(range.upperBound)") ?? 9
     }
 
     mutating func doNotDisturb(_ value: ConfigJSON) -> DoNotDisturbOptions {
