@@ -10,6 +10,7 @@ import Log
 import Loop
 import PhoneServices
 import Screens
+import Timekeeping
 
 /// The watch on its devices: the event fan-in. It feeds `WatchModel` its
 /// inputs (the phone's events, button gestures, pairing requests, time) and
@@ -78,6 +79,8 @@ public final class WatchController {
     private let display: DisplayPipeline
     /// The minute tick and the system-clock option.
     private let minuteTick: MinuteTick
+    /// The alarms' timer on the wall clock.
+    private let alarmTimer: AlarmTimer
     private var pairingReply: ((Bool) -> Void)?
     private var reportedEffectsDropped = false
     /// Follows the model's `nextDeadline`.
@@ -101,6 +104,8 @@ public final class WatchController {
     public var doNotDisturbObserver: ((DoNotDisturbState) -> Void)?
     /// The wearer muted or unmuted an app on the watch (the daemon keeps them).
     public var mutesObserver: ((AppMutes) -> Void)?
+    /// The wearer's alarms changed (the daemon keeps them).
+    public var alarmsObserver: ((AlarmList) -> Void)?
 
     public init(
         loop: any EventLoop, logger: Logger, settings: WatchSettings, renderer: ScreenRenderer, framebuffer: Framebuffer,
@@ -114,18 +119,21 @@ public final class WatchController {
             model: model, loop: loop, logger: logger, renderer: renderer, framebuffer: framebuffer, driver: driver,
             contrast: contrast, dimContrast: settings.dimContrast)
         minuteTick = MinuteTick(model: model, loop: loop, logger: logger, settings: settings)
+        alarmTimer = AlarmTimer(model: model, loop: loop, logger: logger, settings: settings)
         modelTimer = DeadlineTimer(loop: loop) { [unowned(unsafe) self] in
             self.model.handleDeadline(now: self.loop.now)
             self.afterInput()
         }
         phoneEventHandler = { [unowned(unsafe) self] event in self.phoneEvent(event) }
         minuteTick.afterTick = { [unowned(unsafe) self] in self.afterInput() }
+        alarmTimer.afterFiring = { [unowned(unsafe) self] in self.afterInput() }
         afterInput()
     }
 
     /// Initialises the panel and shows the first screen.
     public func start(rotation: Rotation) throws(HALError) {
         try minuteTick.start()
+        try alarmTimer.start()
         try display.start(rotation: rotation)
         model.start(now: loop.now)
         afterInput()
@@ -236,6 +244,13 @@ public final class WatchController {
         afterInput()
     }
 
+    /// The wearer's alarms kept before a restart (the state directory's
+    /// `alarms`); armed at once. Not written back.
+    public func restoreAlarms(_ alarms: [Alarm]) {
+        model.restoreAlarms(alarms, now: loop.now)
+        afterInput()
+    }
+
     /// A recognised gesture on a button. What it does depends on the screen;
     /// the table is in docs/buttons.md.
     public func button(_ role: ButtonRole, _ gesture: ButtonGesture) {
@@ -286,6 +301,8 @@ public final class WatchController {
             afterInput()
         case .alarms(let alarms):
             model.feeds.alarms = alarms
+            model.phoneAlarmsReceived(alarms.asAlarms, now: loop.now)
+            afterInput()
         case .phoneBattery(let level):
             model.phoneBatteryChanged(level)
             afterInput()
@@ -344,6 +361,7 @@ public final class WatchController {
     func afterInput() {
         while model.hasEffects { apply(model.takeEffects()) }
         modelTimer.follow(model.nextDeadline)
+        alarmTimer.follow()
     }
 
     private func apply(_ effects: WatchEffects) {
@@ -373,6 +391,7 @@ public final class WatchController {
         }
         if let state = effects.doNotDisturb { doNotDisturbObserver?(state) }
         if effects.mutesChanged { mutesObserver?(model.appMutes) }
+        if effects.alarmsChanged { alarmsObserver?(model.alarms) }
         if effects.powerOff {
             // The notice on the glass first: the board is about to go dark.
             render()

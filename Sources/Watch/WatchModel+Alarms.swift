@@ -2,6 +2,7 @@ import BoardConfig
 import HAL
 import Haptics
 import Input
+import PhoneFeeds
 import Screens
 import Timekeeping
 
@@ -170,5 +171,15 @@ extension Screen {
     var isRinging: Bool {
         if case .ringing = self { return true }
         return false
+    }
+}
+
+extension PhoneAlarms {
+    /// The phone's alarms as the watch rings them (the same weekday bits).
+    var asAlarms: [Timekeeping.Alarm] {
+        (0..<count).map { i in
+            let a = self[i]
+            return Timekeeping.Alarm(hour: a.hour, minute: a.minute, days: AlarmDays(rawValue: a.weekdays), enabled: a.enabled)
+        }
     }
 }

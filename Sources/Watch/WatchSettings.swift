@@ -40,6 +40,13 @@ public struct WatchSettings: Sendable {
     /// UTC) and its UTC offset when the phone sent one. nil: never.
     public var setSystemClock: (@Sendable (_ localNanoseconds: Int64, _ utcOffsetSeconds: Int?) throws(HALError) -> Void)?
 
+    /// The instant of a local time (local seconds: the local date and time
+    /// read as if UTC), by the system's time zone rules: where the alarm
+    /// timer is armed while the time comes from the system clock. The
+    /// composition root injects LinuxHAL's `SystemClock.instant` (mktime);
+    /// by default the local time is UTC, as `systemClock`'s fixed time is.
+    public var wallInstant: @Sendable (_ localSeconds: Int64) -> WallClockInstant? = { WallClockInstant(secondsSinceEpoch: $0) }
+
     /// What `systemClock` says unless one is injected: 2000-01-01 00:00, a Saturday.
     public static let fixedTime = CivilTime(year: 2000, month: 1, day: 1)
 

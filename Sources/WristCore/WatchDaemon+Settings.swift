@@ -101,6 +101,17 @@ extension WatchDaemon {
         }
     }
 
+    /// The wearer's alarms: taken up from the state directory, kept there on every change.
+    func keepAlarms(_ watch: WatchController, loop: any EventLoop) {
+        let file = AlarmsFile(stateDirectory: stateDirectory)
+        watch.restoreAlarms(file.load(logger: logger))
+        watch.alarmsObserver = { [logger] alarms in
+            do throws(HALError) { try file.save(alarms) } catch {
+                logger.warning("cannot keep the alarms in \(file.path): \(error) (changes are lost on a restart)")
+            }
+        }
+    }
+
     /// SIGHUP restarts in place and reads the board and settings files
     /// again, so both are checked first: a file with problems, one that
     /// cannot be read (permissions, a directory, a FIFO, a dangling
