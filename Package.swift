@@ -188,6 +188,7 @@ let package = Package(
         .testTarget(name: "InputTests", dependencies: ["Input", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "Loop", "LinuxLoop", "HAL"]),
         .testTarget(name: "PowerTests", dependencies: ["Power", "SimBoard", "Loop", "LinuxHAL", "HAL"]),
+        .testTarget(name: "TimekeepingTests", dependencies: ["Timekeeping", "HAL"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "ANCS", "Notifications", "Timekeeping", "AMS", "PhoneFeeds", "SimBoard", "LinuxHAL", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "PeripheralTests",

@@ -302,7 +302,7 @@ extension BoardValidator {
     }
 
     /// `"vibrate": { "important": "double", "default": "short", "social": "none", ... }`:
-    /// a pattern (short, double, ring) or none, for Important notifications,
+    /// a pattern (short, double, ring, alarm, timer) or none, for Important notifications,
     /// for the rest, and per category. Keys left out keep the standard policy
     /// (Important double, incoming call ring, the rest none). Silent and
     /// pre-existing ones never vibrate.

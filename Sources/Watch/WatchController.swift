@@ -189,6 +189,7 @@ public final class WatchController {
     /// after the phone goes (see `WallClock`).
     public func phoneTimeReceived(_ clock: PhoneClock) {
         minuteTick.phoneTimeReceived(clock)
+        alarmTimer.timeChanged()
         requestRender()
         afterInput()
     }

@@ -251,13 +251,15 @@ struct UserSettingsValidator {
     /// `"alarms": { "pattern": "alarm", "timerPattern": "timer", "snoozeMinutes": 9 }`:
     /// what an alarm and the timer's end play (a built-in or one of
     /// `patterns`; "none" is not allowed: an alarm must be felt) and how long
-    /// a snooze lasts.
+    /// a snooze lasts. The pattern repeats until a button answers the ring.
     mutating func alarms(_ value: ConfigJSON, into s: inout UserSettings) {
         guard let m = v.members(value, "alarms", allowed: ["pattern", "timerPattern", "snoozeMinutes"]) else { return }
         let names = VibrationPattern.builtIns.map { $0.name } + s.patterns.map { $0.name }
         for (key, isTimer) in [("pattern", false), ("timerPattern", true)] {
             guard let (p, line) = m[key] else { continue }
-            if case .string(let name, _) = p, let pattern = s.pattern(named: name) {
+            if case .string(let name, _) = p, var pattern = s.pattern(named: name) {
+                // It plays again and again until a button answers it (the motor's ring limit ends it).
+                pattern.repeats = true
                 if isTimer { s.timerPattern = pattern } else { s.alarmPattern = pattern }
             } else {
                 v.problem(line, "alarms.\(key)", "\(BoardValidator.show(p)) is not a pattern; allowed: \(names.joined(separator: ", "))")

@@ -89,7 +89,7 @@ struct BoardVibrationPolicyTests {
         let lines = problems(board(#"{ "important": "buzz", "sport": "short" }"#))
         #expect(lines == [
             "Boards/broken.json:8: motor.vibrate.sport: unknown field; allowed: important, default, businessAndFinance, email, entertainment, healthAndFitness, incomingCall, location, missedCall, news, other, schedule, social, voicemail",
-            "Boards/broken.json:8: motor.vibrate.important: \"buzz\" is not a pattern; allowed: short, double, ring, none",
+            "Boards/broken.json:8: motor.vibrate.important: \"buzz\" is not a pattern; allowed: short, double, ring, alarm, timer, none",
         ])
     }
 }

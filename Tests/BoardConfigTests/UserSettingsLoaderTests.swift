@@ -73,6 +73,22 @@ struct UserSettingsLoaderTests {
         #expect(try load("{}").quietHours.resolved(board: board) == board)
     }
 
+    @Test func alarmPatternsAndTheSnooze() throws {
+        let d = try load("{}")
+        #expect(d.alarmPattern == .alarm && d.timerPattern == .timer && d.snoozeMinutes == 9)
+        let s = try load(#"{"patterns": {"wake": [500, 500]}, "alarms": {"pattern": "wake", "timerPattern": "ring", "snoozeMinutes": 5}}"#)
+        #expect(s.alarmPattern.name == "wake" && s.alarmPattern.repeats, "played until answered")
+        #expect(s.timerPattern == .ring && s.snoozeMinutes == 5)
+        let names = "short, double, ring, alarm, timer"
+        let unknown = problems(#"{"alarms": {"volume": 3}}"#)
+        #expect(unknown.count == 1 && unknown[0].contains("alarms.volume"), "\(unknown)")
+        #expect(problems(#"{"alarms": {"pattern": "none", "snoozeMinutes": 0}}"#) == [
+            "\(Self.file):1: alarms.pattern: \"none\" is not a pattern; allowed: \(names)",
+            "\(Self.file):1: alarms.snoozeMinutes: 0 is out of range; allowed: whole minutes from 1 to 30",
+        ])
+        #expect(problems(#"{"alarms": {"timerPattern": 3}}"#) == ["\(Self.file):1: alarms.timerPattern: 3 is not a pattern; allowed: \(names)"])
+    }
+
     @Test func cannedReplies() throws {
         #expect(try load("{}").replies == UserSettings.defaultReplies)
         #expect(try load(#"{"replies": ["Bin gleich da", "Später 🙂"]}"#).replies == ["Bin gleich da", "Später 🙂"])
@@ -96,7 +112,7 @@ struct UserSettingsLoaderTests {
 
     @Test func unknownTopField() {
         #expect(problems("{\n \"vibration\": 1 }") == [
-            "\(Self.file):2: vibration: unknown field; allowed: patterns, apps, filters, quietHours, doNotDisturb, replies",
+            "\(Self.file):2: vibration: unknown field; allowed: patterns, apps, filters, quietHours, doNotDisturb, replies, alarms",
         ])
     }
 
@@ -123,7 +139,7 @@ struct UserSettingsLoaderTests {
             "\(Self.file):1: patterns.buzz: 25000 ms of motor-on time is over the motor's on-time cap of 20000 ms per minute; allowed: on-steps adding up to at most 20000 ms",
         ])
         #expect(problems(#"{"patterns": {"ring": [80]}}"#) == [
-            #"\#(Self.file):1: patterns.ring: "ring" is a built-in name; allowed: any other name (built-ins: short, double, ring, none)"#,
+            #"\#(Self.file):1: patterns.ring: "ring" is a built-in name; allowed: any other name (built-ins: short, double, ring, alarm, timer, none)"#,
         ])
         #expect(problems(#"{"patterns": {"": [80]}}"#) == [
             "\(Self.file):1: patterns.: the name is 0 bytes; allowed: 1-32 bytes of UTF-8",
@@ -167,10 +183,10 @@ struct UserSettingsLoaderTests {
 
     @Test func appVibrate() {
         #expect(problems(#"{"patterns": {"heartbeat": [80]}, "apps": {"a": {"vibrate": "hartbeat"}}}"#) == [
-            #"\#(Self.file):1: apps.a.vibrate: "hartbeat" is not a pattern; allowed: heartbeat, short, double, ring, none"#,
+            #"\#(Self.file):1: apps.a.vibrate: "hartbeat" is not a pattern; allowed: heartbeat, short, double, ring, alarm, timer, none"#,
         ])
         #expect(problems(#"{"apps": {"a": {"vibrate": 2}}}"#) == [
-            "\(Self.file):1: apps.a.vibrate: 2 is not a pattern; allowed: short, double, ring, none",
+            "\(Self.file):1: apps.a.vibrate: 2 is not a pattern; allowed: short, double, ring, alarm, timer, none",
         ])
     }
 

@@ -31,22 +31,28 @@ import Watch
         return e
     }
 
+    /// Opens the watch menu from the clock and moves down to `entry`.
+    static func openMenu(at entry: WatchMenu.Entry, _ rig: ModelRig) {
+        rig.press(.negative, .longPress)
+        for _ in 0..<entry.rawValue { rig.press(.positive, .longPress) }
+        #expect(rig.screen == .watchMenu(selected: entry.rawValue))
+    }
+
     /// The menu opened on the clock, "Agenda" highlighted: choose, move, cancel.
     @Test(arguments: BoardButtons.all)
     func menu(board: BoardButtons) {
         let clock = Outcome(screen: .idleClock)
+        let agenda = WatchMenu.Entry.agenda.rawValue
         WatchModelButtonTests().check(board, start: {
             let rig = Self.rig()
-            rig.press(.negative, .longPress)
-            rig.press(.positive, .longPress)
-            #expect(rig.screen == .watchMenu(selected: 1))
+            Self.openMenu(at: .agenda, rig)
             return rig
         }, [
             "positive press": Outcome(screen: .agenda(scroll: 0)), "select press": Outcome(screen: .agenda(scroll: 0)),
-            "positive longPress": Outcome(screen: .watchMenu(selected: 2)),
-            "down press": Outcome(screen: .watchMenu(selected: 2)), "down longPress": Outcome(screen: .watchMenu(selected: 2)),
-            "positive doublePress": Outcome(screen: .watchMenu(selected: 0)),
-            "up press": Outcome(screen: .watchMenu(selected: 0)), "up longPress": Outcome(screen: .watchMenu(selected: 0)),
+            "positive longPress": Outcome(screen: .watchMenu(selected: agenda + 1)),
+            "down press": Outcome(screen: .watchMenu(selected: agenda + 1)), "down longPress": Outcome(screen: .watchMenu(selected: agenda + 1)),
+            "positive doublePress": Outcome(screen: .watchMenu(selected: agenda - 1)),
+            "up press": Outcome(screen: .watchMenu(selected: agenda - 1)), "up longPress": Outcome(screen: .watchMenu(selected: agenda - 1)),
             "negative press": clock, "negative longPress": clock, "back press": clock, "back longPress": clock,
         ])
     }
@@ -69,24 +75,23 @@ import Watch
 
     @Test func weatherAndAgendaScreensGoBackToTheMenu() {
         let rig = Self.rig()
-        rig.press(.negative, .longPress)
+        Self.openMenu(at: .weather, rig)
         rig.press(.positive)
         #expect(rig.screen == .weather)
         rig.press(.negative)
-        #expect(rig.screen == .watchMenu(selected: 0))
+        #expect(rig.screen == .watchMenu(selected: WatchMenu.Entry.weather.rawValue))
         rig.press(.down)
         rig.press(.select)
         #expect(rig.screen == .agenda(scroll: 0))
         rig.press(.back)
-        #expect(rig.screen == .watchMenu(selected: 1))
+        #expect(rig.screen == .watchMenu(selected: WatchMenu.Entry.agenda.rawValue))
     }
 
     @Test func theAgendaScrollsThroughEventsNotYetOverAndWraps() {
         let rig = Self.rig()
         rig.model.calendarEventReceived(Self.event(1, at: Self.sixPM - 3_600), now: rig.now)  // over
         for id in Int64(2)...4 { rig.model.calendarEventReceived(Self.event(id, at: Self.sixPM + id * 3_600), now: rig.now) }
-        rig.press(.negative, .longPress)
-        rig.press(.down)
+        Self.openMenu(at: .agenda, rig)
         rig.press(.select)
         rig.press(.down)
         rig.press(.down)
@@ -140,7 +145,7 @@ import Watch
         #expect(rig.sink.take() == [.findPhone(true)])
         rig.press(.negative)
         #expect(rig.sink.take() == [.findPhone(false)])
-        #expect(rig.screen == .watchMenu(selected: 2))
+        #expect(rig.screen == .watchMenu(selected: WatchMenu.Entry.findPhone.rawValue))
 
         let iPhone = Self.rig(canRing: false)
         iPhone.press(.negative, .longPress)
