@@ -9,8 +9,9 @@ import Timekeeping
 /// the wearer's (or "New alarm") opens the editor, choosing one of the
 /// phone's switches it on or off. In the editor the buttons that move
 /// through a menu change the field (the hour, the minute in steps of
-/// `minuteStep`, the days: `AlarmDays.choices`), choose goes to the next
-/// field, cancel to the one before; the last step saves or deletes.
+/// `minuteStep`, the days: `AlarmDays.choices`; up raises, down lowers),
+/// choose goes to the next field, cancel to the one before; the last step
+/// saves or deletes.
 extension WatchModel {
     /// The editor's minute moves in these steps (a two-button watch has no
     /// quicker way through 60 minutes).
@@ -47,7 +48,8 @@ extension WatchModel {
         var d = draft
         switch step {
         case .next, .previous:
-            let by = step == .next ? 1 : -1
+            // Up raises the value, down lowers it (on a menu they move the other way).
+            let by = role == .up ? 1 : role == .down ? -1 : step == .next ? 1 : -1
             switch d.field {
             case .hour: d.alarm.hour = (d.alarm.hour + by + 24) % 24
             case .minute: d.alarm.minute = ((d.alarm.minute / Self.minuteStep + by) * Self.minuteStep + 60) % 60

@@ -45,12 +45,14 @@ public struct WatchSettings: Sendable {
     /// timer is armed while the time comes from the system clock. The
     /// composition root injects LinuxHAL's `SystemClock.instant` (mktime);
     /// by default the local time is UTC, as `systemClock`'s fixed time is.
-    public var wallInstant: @Sendable (_ localSeconds: Int64) -> WallClockInstant? = { WallClockInstant(secondsSinceEpoch: $0) }
+    public var wallInstant: @Sendable (_ localSeconds: Int64) -> WallClockInstant?
 
     /// What `systemClock` says unless one is injected: 2000-01-01 00:00, a Saturday.
     public static let fixedTime = CivilTime(year: 2000, month: 1, day: 1)
 
-    public init(systemClock: @escaping @Sendable () -> CivilTime? = { WatchSettings.fixedTime }) {
+    public init(systemClock: @escaping @Sendable () -> CivilTime? = { WatchSettings.fixedTime },
+                wallInstant: @escaping @Sendable (_ localSeconds: Int64) -> WallClockInstant? = { WallClockInstant(secondsSinceEpoch: $0) }) {
         self.systemClock = systemClock
+        self.wallInstant = wallInstant
     }
 }

@@ -102,14 +102,10 @@ extension WatchDaemon {
     }
 
     /// The wearer's alarms: taken up from the state directory, kept there on every change.
-    func keepAlarms(_ watch: WatchController, loop: any EventLoop) {
+    func keepAlarms(_ watch: WatchController) {
         let file = AlarmsFile(stateDirectory: stateDirectory)
         watch.restoreAlarms(file.load(logger: logger))
-        watch.alarmsObserver = { [logger] alarms in
-            do throws(HALError) { try file.save(alarms) } catch {
-                logger.warning("cannot keep the alarms in \(file.path): \(error) (changes are lost on a restart)")
-            }
-        }
+        watch.alarmsObserver = { [logger] in do throws(HALError) { try file.save($0) } catch { logger.warning("cannot keep the alarms in \(file.path): \(error)") } }
     }
 
     /// SIGHUP restarts in place and reads the board and settings files

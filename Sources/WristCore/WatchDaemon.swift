@@ -44,12 +44,8 @@ public final class WatchDaemon {
         public var androidPhoneScript: [AndroidPhoneEvent]?
         /// The system clock is LinuxHAL's local time while it is synchronised,
         /// else unknown (demo and tests pin it).
-        public var settings: WatchSettings = {
-            var s = WatchSettings(systemClock: { SystemClock.isSynchronisedRecently ? LocalClock.now() : nil })
-            // Alarms ring at the local time by the zone's rules (mktime).
-            s.wallInstant = { SystemClock.instant(localNanoseconds: $0 &* 1_000_000_000, utcOffsetSeconds: nil) }
-            return s
-        }()
+        public var settings = WatchSettings(systemClock: { SystemClock.isSynchronisedRecently ? LocalClock.now() : nil },
+                                            wallInstant: { SystemClock.instant(localNanoseconds: $0 &* 1_000_000_000, utcOffsetSeconds: nil) })
         /// Use `settings`' display power timings instead of the board file's.
         public var keepPowerSettings = false
         /// Where bonds are kept (default: $STATE_DIRECTORY from systemd, else /var/lib/wristcore).
@@ -187,7 +183,7 @@ public final class WatchDaemon {
             self.watch = watch
             watch.model.disconnectAlertDelay = board.bluetooth.disconnectAlert
             watch.model.userSettings = userSettings
-            if options.keepsDoNotDisturb { keepDoNotDisturb(watch, loop: loop); keepHistory(watch); keepMutes(watch, loop: loop); keepAlarms(watch, loop: loop) }
+            if options.keepsDoNotDisturb { keepDoNotDisturb(watch, loop: loop); keepHistory(watch); keepMutes(watch, loop: loop); keepAlarms(watch) }
             buttons = try makeButtons(loop: loop, watch: watch, devices: devices)
             if let path = try PathText.unixEndpoint(options.harnessEndpoint, flag: "--harness") {
                 let server: HarnessServer

@@ -26,6 +26,8 @@ enum Effect: Equatable, CustomStringConvertible {
     case powerOff
     /// The wrist's mutes changed: keep them.
     case mutesChanged
+    /// The wearer's alarms changed: keep them.
+    case alarmsChanged
 
     var description: String {
         switch self {
@@ -40,6 +42,7 @@ enum Effect: Equatable, CustomStringConvertible {
         case .request(let r, let uid, let index): "\(r) \(uid) \(index)"
         case .powerOff: "power off"
         case .mutesChanged: "mutes changed"
+        case .alarmsChanged: "alarms changed"
         }
     }
 }
@@ -83,6 +86,7 @@ final class EffectRecorder {
             if let state = e.doNotDisturb { doNotDisturbKept?(state) }
             if e.powerOff { recorded.append(.powerOff) }
             if e.mutesChanged { recorded.append(.mutesChanged) }
+            if e.alarmsChanged { recorded.append(.alarmsChanged) }
             e.forEachShown { recorded.append(.shown($0.rawValue)) }
         }
     }
