@@ -34,10 +34,10 @@ nonisolated(unsafe) var rigs: [String: WatchRig] = [:]
 
 func rig(
     _ name: String, logLevel: Logger.Level = .info, systemTime: Bool = false, followEvents: Bool = false, battery: Bool = false,
-    fullRules: Bool = false, warmUp: (WatchRig) -> Void
+    fullRules: Bool = false, lit: Bool = false, warmUp: (WatchRig) -> Void
 ) throws -> WatchRig {
     if let r = rigs[name] { return r }
-    let r = try WatchRig(logLevel: logLevel, systemTime: systemTime, followEvents: followEvents, battery: battery, fullRules: fullRules)
+    let r = try WatchRig(logLevel: logLevel, systemTime: systemTime, followEvents: followEvents, battery: battery, fullRules: fullRules, lit: lit)
     warmUp(r)
     rigs[name] = r
     return r
@@ -155,13 +155,14 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // Issue 25 item 3: the same story with the settings file's rule tables
-    // full (64 apps, 32 filters; the last filter matches): matching what a
-    // notification says allocates nothing.
-    Benchmark("Watch: notification → fetch → motor → render → flush (phone removes it), rules table full", configuration: config) { benchmark in
+    // Issue 25 items 3 and 4: the same story with the settings file's rule
+    // tables full (64 apps, 32 filters; the last filter matches) and ten
+    // alarms on (every input looks for the next ring): neither allocates.
+    Benchmark("Watch: notification → fetch → motor → render → flush (phone removes it), rules table full, ten alarms on", configuration: config) { benchmark in
         let r = try rig("notification, rules table full", fullRules: true) { r in for _ in 0..<64 { r.notificationThenPhoneRemoves() } }
         let settings = r.watch.model.userSettings
         if settings.apps.count != 64 || settings.filters.count != 32 { fatalError("the settings file was not read: \(settings.source)") }
+        if r.watch.model.alarms.ownCount != 10 { fatalError("the alarms file was not read") }
         let before = Snapshot(r)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { r.notificationThenPhoneRemoves() }
@@ -170,6 +171,28 @@ let benchmarks: @Sendable () -> Void = {
         Snapshot(r).record(since: before, iterations: n, benchmark)
         precondition(r.motorOns - before.motor == 2 * n && r.watch.notifications.notificationCount == 0,
                      "the last filter's double pulse must play for every notification")
+    }
+
+    // Issue 25 item 4: a running stopwatch on a lit panel redraws once a
+    // second (the timer's screen the same way): the tick, the render of the
+    // new digits and their flush allocate nothing.
+    Benchmark("Watch: stopwatch second tick → render → flush", configuration: config) { benchmark in
+        let r = try rig("stopwatch", lit: true) { r in
+            r.hold(.negative, milliseconds: 800)  // the watch menu
+            r.press(.down)
+            r.press(.down)
+            r.press(.select)  // Stopwatch
+            r.press(.select)  // start
+            if r.watch.screen != .stopwatch || !r.watch.model.stopwatch.isRunning { fatalError("no running stopwatch: \(r.watch.screen)") }
+            for _ in 0..<64 { r.wait(.seconds(1)) }
+        }
+        let before = Snapshot(r)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { r.wait(.seconds(1)) }
+        benchmark.stopMeasurement()
+        let n = benchmark.scaledIterations.count
+        Snapshot(r).record(since: before, iterations: n, benchmark)
+        if r.watch.driver.totals.busBytes - before.bus < n { fatalError("every second must reach the panel") }
     }
 
     Benchmark("Watch: button press → Perform Notification Action → Write Response", configuration: config) { benchmark in

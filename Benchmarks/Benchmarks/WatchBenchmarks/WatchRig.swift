@@ -58,9 +58,11 @@ final class WatchRig {
     ///   - battery: the board has a battery (the simulated board's emulated
     ///     MAX17048): its glyph is in every frame with a status bar.
     ///   - fullRules: the wearer's settings file holds the most rules it may:
-    ///     64 app rules and 32 filters, the last filter the one that matches.
+    ///     64 app rules and 32 filters, the last filter the one that matches;
+    ///     and the state directory the most alarms (ten, all on).
+    ///   - lit: the panel never dims or sleeps (a screen that ticks stays lit).
     init(logLevel: Logger.Level = .info, systemTime: Bool = false, followEvents: Bool = false, battery: Bool = false,
-         fullRules: Bool = false) throws {
+         fullRules: Bool = false, lit: Bool = false) throws {
         WatchRig.instances += 1
         path = "/tmp/wristcore-bench-\(getpid())-\(WatchRig.instances).sock"
         unlink(path)
@@ -79,6 +81,11 @@ final class WatchRig {
         // still built — so their cost is measured — but nothing is printed.
         let logger = Logger(label: "bench", sink: .discarding, level: logLevel)
         if fullRules { options.stateDirectory = try Self.stateDirectoryWithFullRules() }
+        if lit {
+            options.keepPowerSettings = true
+            options.settings.dimAfter = .seconds(86_400)
+            options.settings.offAfter = .seconds(86_400)
+        }
         var board = BoardLoader.builtInSimulated
         if battery { board.battery = BatteryWiring(gauge: .max17048(bus: 1, address: 0x36)) }
         daemon = WatchDaemon(board: board, logger: logger, options: options, devices: .simulated)
@@ -147,6 +154,15 @@ final class WatchRig {
         precondition(fd >= 0, "cannot create \(path)")
         _ = text.withCString { write(fd, $0, strlen($0)) }
         close(fd)
+        // And the alarms table full: ten of the wearer's, all on, so every
+        // input looks through them for the next ring.
+        let alarms = dir + "/alarms"
+        unlink(alarms)
+        let afd = open(alarms, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        precondition(afd >= 0, "cannot create \(alarms)")
+        let lines = (0..<10).map { "0\($0):3\($0) MTWTF-- on\n" }.joined()
+        _ = lines.withCString { write(afd, $0, strlen($0)) }
+        close(afd)
         return dir
     }
 
@@ -216,6 +232,15 @@ final class WatchRig {
     func press(_ role: ButtonRole) {
         let closed = daemon.setButton(role, active: true)
         wait(.milliseconds(80))
+        let opened = daemon.setButton(role, active: false)
+        wait(.milliseconds(30))
+        precondition(closed && opened, "the simulated board has no \(role) button")
+    }
+
+    /// A hold of `role` for `milliseconds` (a long press from 600 ms on).
+    func hold(_ role: ButtonRole, milliseconds: Int) {
+        let closed = daemon.setButton(role, active: true)
+        wait(.milliseconds(milliseconds))
         let opened = daemon.setButton(role, active: false)
         wait(.milliseconds(30))
         precondition(closed && opened, "the simulated board has no \(role) button")
