@@ -64,7 +64,7 @@ public struct AlarmDays: OptionSet, Sendable, Hashable {
         AlarmDays(weekday: 5), AlarmDays(weekday: 6), AlarmDays(weekday: 7),
     ]
 
-    static let dayNames: [StaticString] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    static let dayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     /// How a screen says it: "Once", "Every day", "Mon-Fri", "Sat,Sun",
     /// "Tue", or the days listed ("Mon,Wed,Fri").
@@ -78,7 +78,7 @@ public struct AlarmDays: OptionSet, Sendable, Hashable {
             var out = ""
             for d in 1...7 where contains(weekday: d) {
                 if !out.isEmpty { out += "," }
-                out += Self.dayNames[d - 1].description
+                out += Self.dayNames[d - 1]
             }
             return out
         }
