@@ -88,7 +88,7 @@ extension WatchModel {
         snoozedAlert = nil
         ringDeadline = now.advanced(by: Self.ringLength)
         screen = .ringing(alert)
-        wake(now: now)
+        keepAwakeChanged(now: now)
         let pattern: VibrationPattern
         switch alert {
         case .alarm: pattern = userSettings.alarmPattern
@@ -125,6 +125,7 @@ extension WatchModel {
         snoozedAlert = .alarm(hour: h, minute: m, snoozes: snoozes + 1)
         snoozeDeadline = now.advanced(by: .seconds(userSettings.snoozeMinutes * 60))
         screen = .message("Snoozed for \(userSettings.snoozeMinutes) min")
+        ringEnded(now: now)
         requestRender()
     }
 
@@ -141,6 +142,7 @@ extension WatchModel {
         endRinging()
         if case .timer = alert { countdown.reset() }
         screen = screenBeforeRinging.isRinging ? clockScreen : screenBeforeRinging
+        ringEnded(now: now)
         requestRender()
     }
 
@@ -149,6 +151,9 @@ extension WatchModel {
         ringDeadline = nil
         effects.requestStopMotor()
     }
+
+    /// After a ring ended: the panel counts down to dimming again.
+    private func ringEnded(now: MonotonicInstant) { keepAwakeChanged(now: now) }
 
     // MARK: The phone's alarms
 

@@ -15,8 +15,8 @@ public enum DisplayPowerState: String, Sendable {
 /// wakes it. While something needs an answer (an incoming call, a pairing
 /// passkey) it stays on.
 extension WatchModel {
-    /// A call is on screen or a passkey waits: the display does not dim or sleep.
-    public var keepsDisplayAwake: Bool { activeCall != nil || isAwaitingPairingAnswer }
+    /// A call is on screen, a passkey waits or an alarm rings: the display does not dim or sleep.
+    public var keepsDisplayAwake: Bool { activeCall != nil || isAwaitingPairingAnswer || ringing != nil }
 
     /// Activity: back to full brightness, the dim and off deadlines restarted.
     /// Returns the state before, so a press that only woke a dark display can

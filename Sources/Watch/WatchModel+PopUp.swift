@@ -12,6 +12,8 @@ extension WatchModel {
     /// `wait`: how long at most (the settings' `popUpWait` unless an app
     /// rule needs longer, WatchModel+AppRules).
     func popUpRequested(_ uid: NotificationID, now: MonotonicInstant, wait: Duration? = nil) {
+        // A ringing alarm keeps the screen (the notification is listed).
+        guard ringing == nil else { return }
         let wait = wait ?? settings.popUpWait
         guard wait > .zero else {
             listSelection = 0
@@ -48,8 +50,8 @@ extension WatchModel {
         var popsUp = true
         if let alert = pendingAlert, alert.uid == uid { popsUp = decideAlert(alert, now: now) }
         cancelPopUp()
-        // A call or a passkey that came meanwhile keeps the screen.
-        guard popsUp, activeCall == nil && !isAwaitingPairingAnswer, notifications.notification(uid) != nil else { return }
+        // A call, a passkey or a ringing alarm that came meanwhile keeps the screen.
+        guard popsUp, activeCall == nil && !isAwaitingPairingAnswer && ringing == nil, notifications.notification(uid) != nil else { return }
         listSelection = 0
         screen = .detail(uid, scroll: 0)
         requestRender()

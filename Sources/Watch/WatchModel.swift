@@ -241,6 +241,8 @@ public final class WatchModel {
         switch screen {
         case .pairing:
             break
+        case .ringing:
+            screenBeforeRinging = .idleClock
         case .list, .detail, .notificationMenu, .replyPicker:
             // Kept notifications were renumbered: back to the list's top.
             listSelection = 0
@@ -275,7 +277,9 @@ public final class WatchModel {
         startDisconnectAlert(now: now)
         endCall(now: now)
         notificationsCleared()
-        if !keepList() {
+        if screen.isRinging {
+            screenBeforeRinging = .waitingForPhone
+        } else if !keepList() {
             listSelection = 0
             screen = .waitingForPhone
         }
@@ -405,7 +409,8 @@ public final class WatchModel {
     /// Shows a one-line notice (for example "Pair again" after a stale bond).
     public func showNotice(_ text: String, now: MonotonicInstant) {
         wake(now: now)
-        screen = .message(text)
+        // A ringing alarm keeps the screen: the notice waits behind it.
+        if ringing != nil { screenBeforeRinging = .message(text) } else { screen = .message(text) }
         requestRender()
     }
 

@@ -136,6 +136,22 @@ import Timekeeping
         Self.check(board, start: Self.ringing, expected)
     }
 
+    @Test func aRingingAlarmKeepsTheScreenAndThePanelLitUntilAnswered() {
+        let rig = ModelRig()
+        rig.connect()
+        rig.model.startRinging(.alarm(hour: 7, minute: 0, snoozes: 0), now: rig.now)
+        rig.add(5, .social, flags: [.important])  // would pop up
+        #expect(rig.screen == .ringing(.alarm(hour: 7, minute: 0, snoozes: 0)), "no pop-up over a ringing alarm")
+        rig.advance(by: .seconds(45))
+        #expect(rig.model.displayPower == .on, "lit while it rings (dims after 15 s otherwise)")
+        rig.disconnect()
+        #expect(rig.screen.isRinging, "the phone going does not take the screen")
+        rig.press(.negative)
+        #expect(rig.screen == .waitingForPhone && rig.model.ringing == nil)
+        rig.advance(by: .seconds(31))
+        #expect(rig.model.displayPower == .off, "then it dims and sleeps as always")
+    }
+
     /// The timer's screen, stopped at 5:00.
     static func onTimer() -> ModelRig {
         let rig = ModelRig()
