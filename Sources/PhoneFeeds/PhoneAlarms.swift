@@ -1,7 +1,7 @@
 /// The alarms the phone set for the watch (Gadgetbridge's `alarm`: its ten
 /// alarm slots, the unused ones left out). Kept, whole, as the phone last
-/// sent them, for the watch's own alarms to ring (issue 25); the watch does
-/// not ring them yet. A fixed-size value.
+/// sent them; the model rings them with the wearer's own (`AlarmList`'s
+/// phone rows). A fixed-size value.
 public struct PhoneAlarms: Sendable {
     /// One alarm: a time of day, the weekdays it repeats on (none: once).
     public struct Alarm: Sendable, Equatable {

@@ -7,7 +7,7 @@ public final class PhoneFeeds {
     /// The last report (nil: none since the watch started).
     public var weather: WeatherReport?
     public var agenda = Agenda()
-    /// The alarms the phone set (kept for the watch's own alarms; not rung yet).
+    /// The alarms the phone set, as it sent them (the model rings them: `AlarmList`).
     public var alarms = PhoneAlarms()
 
     public init() {}

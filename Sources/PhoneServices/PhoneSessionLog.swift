@@ -58,7 +58,7 @@ extension PhoneSession.Event {
         case .calendarEvent(let e):
             logger.debug("calendar event \(e.id) from the phone: \(e.title.string)")
         case .alarms(let a):
-            logger.info("the phone set \(a.count) alarm(s), \(a.enabledCount) on: kept, not rung yet (the watch has no alarms of its own yet)")
+            logger.info("the phone set \(a.count) alarm(s), \(a.enabledCount) on")
         case .calendarEventRemoved(let id):
             logger.debug("calendar event \(id) deleted on the phone")
         case .phoneBattery(let level):
