@@ -494,6 +494,11 @@ try:
     phone.calendar_removed([5679])
     until(lambda: h.state(phone).get("calendarEvents") == 1, 2, phone, h)
     check("the same id replaces, calendar- [ids] removes", h.state(phone).get("calendarEvents") == 1, str(h.state(phone)))
+    phone.send_json({"t": "alarm", "d": [{"h": 6, "m": 45, "rep": 31, "on": True}, {"h": 9, "m": 0, "rep": 0, "on": False}]})
+    until(lambda: h.state(phone).get("phoneAlarms") == 2, 2, phone, h)
+    al = h.state(phone).get("alarms") or {}
+    check("the phone's alarms are the watch's to ring: listed with ' phone'",
+          al.get("list") == ["06:45 Mon-Fri on phone", "09:00 Once off phone"], str(al))
     mark = len(phone.lines)
     phone.send_json({"t": "force_calendar_sync_start"})
     reply = phone.wait_line(lambda l: l.get("t") == "force_calendar_sync" and l.get("ids") == [5678], 2, since=mark)
