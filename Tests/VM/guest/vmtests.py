@@ -1401,6 +1401,55 @@ def main():
     tap.run("i2c: a MAX17048 fuel gauge on i2c-stub: read over i2c-dev, the low notice, charging, and the power-off request at the critical level",
             fuel_gauge, r_inst)
 
+    def alarm_clock_step():
+        """Issue 25 item 4: an alarm on the real kernel's CLOCK_REALTIME. The
+        sandboxed daemon reads its alarms file, arms one absolute timerfd
+        (TFD_TIMER_CANCEL_ON_SET) for 07:00; the clock is stepped with
+        date -s to 06:59:55 (as NTP's first sync would): the kernel cancels
+        the timer, the daemon arms again and rings at 07:00 on the motor's
+        gpio-sim line; a press through the harness dismisses it. The clock
+        is put back afterwards."""
+        stop_watch()
+        alarms = os.path.join(STATE_DIR, "alarms")
+        flag_dir = "/run/systemd/timesync"
+        os.makedirs(flag_dir, exist_ok=True)
+        flag = os.path.join(flag_dir, "synchronized")
+        open(flag, "w").close()     # what systemd-timesyncd leaves after a sync: the system clock counts
+        with open(alarms, "w") as f:
+            f.write("07:00 MTWTFSS on\n")
+        os.chmod(alarms, 0o600)
+        if SANDBOX:
+            os.chown(alarms, DAEMON_UID, DAEMON_GID)
+        wall0, mono0 = time.time(), time.monotonic()
+        ctx["watch"] = watch = start_daemon("watch-alarm")
+        stepped_at = None
+        try:
+            h = Harness()
+            s = wait_until(lambda: (h.state().get("alarms") or {}).get("next") and h.state(), T_LINK)
+            expect(s and s["alarms"]["list"] == ["07:00 Every day on"], f"the alarms file was not read: {s}\nwatch:\n{watch.tail()}")
+            expect(Sim.value("MOTOR") == 0, "motor line high before the alarm")
+            stepped_at = True
+            sh("date -s \"$(date +%F) 06:59:55\"", check=True, shell_bash=True)
+            expect(h.state()["ringingAlert"] is None, "rang at the step itself, five seconds early")
+            rung = wait_until(lambda: h.state()["ringingAlert"] == "alarm 07:00", 30, interval=0.2)
+            expect(rung, f"no ring at 07:00 after the clock step: {h.state()}\nwatch:\n{watch.tail()}")
+            expect(wait_until(lambda: Sim.value("MOTOR") == 1, 5, interval=0.05), "the motor line never went high while it rang")
+            h.command("press negative")
+            s = wait_until(lambda: h.state()["ringingAlert"] is None and h.state(), T_SHORT)
+            expect(s and s["motor"] == "off", f"the press did not dismiss it: {h.state()}")
+            expect(wait_until(lambda: Sim.value("MOTOR") == 0, 5, interval=0.05), "the motor line stayed high after dismiss")
+            diag(f"the alarm rang {h.state()['alarms']['next']} next; log: "
+                 + ("clock step seen" if watch.matches(r"system clock was set") else "no clock-step line"))
+        finally:
+            watch.stop()
+            if stepped_at is not None:   # the clock back to where it would be
+                sh(f"date -s @{int(wall0 + (time.monotonic() - mono0))}", check=False)
+            for path in (alarms, flag):
+                if os.path.exists(path):
+                    os.unlink(path)
+    tap.run("time: an alarm on CLOCK_REALTIME rings on the motor line after a clock step (date -s) under the unit's sandbox",
+            alarm_clock_step, r_inst)
+
     def no_denials():
         """Every daemon above ran with --log-denials: the kernel logged each call
         the unit's filters refused (killed, or answered EPERM / EAFNOSUPPORT)."""
