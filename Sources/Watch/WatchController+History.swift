@@ -25,7 +25,8 @@ extension WatchController {
         }
         history = NotificationHistoryKeeper(loop: loop, logger: logger, storage: storage) { [unowned(unsafe) self] in
             let rules = self.model.userSettings
-            return NotificationHistory.encode(self.model.notifications) { rules.hidesContent($0) }
+            let anyHidden = rules.hasHideContent  // once per write, not once per notification
+            return NotificationHistory.encode(self.model.notifications) { anyHidden && rules.hidesContent($0) }
         }
         afterInput()
     }

@@ -148,7 +148,9 @@ extension UserSettings {
     }
 
     /// Whether the screens show "Notification" instead of what `n` says.
+    /// (Callers ask only when `hasHideContent`: the renderer's hook is set
+    /// at load only then, so the tables are not scanned twice per row.)
     public func hidesContent(_ n: Notification) -> Bool {
-        hasHideContent && rule(for: n)?.hideContent == true
+        rule(for: n)?.hideContent == true
     }
 }
