@@ -7,46 +7,28 @@ import Timekeeping
 /// directory as `alarms` so a restart or a reboot keeps them: one line per
 /// alarm, `HH:MM DAYS on|off`, DAYS seven places Monday to Sunday, each the
 /// day's letter or `-` ("MTWTF--": Monday to Friday; "-------": once).
-/// Read once at start through the guarded reader (a regular file, at most
-/// `maxFileBytes`), written whole through the state-file store
-/// (`O_EXCL|O_NOFOLLOW` temporary file, 0600, renamed over it) whenever the
-/// wearer changes one or a one-time alarm rings. A line that is not an
-/// alarm is skipped and logged; the phone's alarms are not kept here (the
-/// phone sends them again).
+/// A `StateFile` (read once, at most `maxFileBytes`; replaced whole, 0600)
+/// whenever the wearer changes one or a one-time alarm rings. A line that
+/// is not an alarm is skipped and logged; the phone's alarms are not kept
+/// here (the phone sends them again).
 public struct AlarmsFile {
     public static let fileName = "alarms"
     public static let maxFileBytes = 4 * 1024
-    public let path: String
-    let directory: String
-    let files = AtomicFileStore()
+    let file: StateFile
+    public var path: String { file.path }
 
-    public init(stateDirectory: String) {
-        directory = stateDirectory
-        path = stateDirectory + "/" + Self.fileName
-    }
+    public init(stateDirectory: String) { file = StateFile(stateDirectory: stateDirectory, name: Self.fileName) }
 
     /// The alarms kept (at most `AlarmList.capacity`).
     public func load(logger: Logger) -> [Alarm] {
-        let bytes: [UInt8]
-        do throws(HALError) {
-            guard let read = try FileBytes.readGuardedIfPresent(path, limit: Self.maxFileBytes) else { return [] }
-            bytes = read
-        } catch {
-            logger.warning("\(path): \(error); no alarm is kept from before the restart")
-            return []
-        }
+        guard let bytes = file.read(limit: Self.maxFileBytes, logger: logger, otherwise: "no alarm is kept from before the restart") else { return [] }
         let (alarms, skipped) = Self.decode(bytes)
         if skipped > 0 { logger.warning("\(path): \(skipped) line(s) that are not an alarm skipped") }
         return alarms
     }
 
     /// Replaces the file with the wearer's alarms (removes it when there are none).
-    public func save(_ alarms: AlarmList) throws(HALError) {
-        let bytes = Self.encode(alarms)
-        if bytes.isEmpty { return try files.remove(path) }
-        try files.ensureDirectory(directory, mode: 0o700)
-        try files.writeAtomically(path, bytes, mode: 0o600)
-    }
+    public func save(_ alarms: AlarmList) throws(HALError) { try file.replace(with: Self.encode(alarms)) }
 
     static let dayLetters: [UInt8] = Array("MTWTFSS".utf8)
 

@@ -8,35 +8,22 @@ import TextFormat
 /// as `muted-apps` so a restart keeps them: one line per mute,
 /// `always ID NAME` or `until SECONDS ID NAME` (SECONDS since 1970 on the
 /// wall clock; ID the AppIdentifier, without spaces; NAME the rest of the
-/// line). Read once at start through the guarded reader (a regular file,
-/// at most `maxFileBytes`), written whole through the state-file store
-/// (`O_EXCL|O_NOFOLLOW` temporary file, 0600, renamed over it) when the
-/// wearer mutes or undoes one. A line that cannot be read is skipped and
-/// logged; a mute already over is dropped.
+/// line). A `StateFile` (read once, at most `maxFileBytes`; replaced whole,
+/// 0600) when the wearer mutes or undoes one. A line that cannot be read is
+/// skipped and logged; a mute already over is dropped.
 public struct MutedAppsFile {
     public static let fileName = "muted-apps"
     public static let maxFileBytes = 8 * 1024
-    public let path: String
-    let directory: String
-    let files = AtomicFileStore()
+    let file: StateFile
+    public var path: String { file.path }
 
-    public init(stateDirectory: String) {
-        directory = stateDirectory
-        path = stateDirectory + "/" + Self.fileName
-    }
+    public init(stateDirectory: String) { file = StateFile(stateDirectory: stateDirectory, name: Self.fileName) }
 
     public typealias Kept = (identifier: [UInt8], name: [UInt8], remaining: Duration?)
 
     /// The mutes kept, each with what is left of it at `wallNow` (nil: always).
     public func load(wallNow: WallClockInstant, logger: Logger) -> [Kept] {
-        let bytes: [UInt8]
-        do throws(HALError) {
-            guard let read = try FileBytes.readGuardedIfPresent(path, limit: Self.maxFileBytes) else { return [] }
-            bytes = read
-        } catch {
-            logger.warning("\(path): \(error); no app stays muted from before the restart")
-            return []
-        }
+        guard let bytes = file.read(limit: Self.maxFileBytes, logger: logger, otherwise: "no app stays muted from before the restart") else { return [] }
         let (kept, skipped) = Self.decode(bytes, wallNow: wallNow)
         if skipped > 0 { logger.warning("\(path): \(skipped) line(s) that are not a mute skipped") }
         return kept
@@ -44,14 +31,11 @@ public struct MutedAppsFile {
 
     /// Replaces the file with `mutes` as they stand at `now` (removes it when none is left).
     public func save(_ mutes: AppMutes, now: MonotonicInstant, wallNow: WallClockInstant) throws(HALError) {
-        let bytes = Self.encode(mutes, now: now, wallNow: wallNow)
-        if bytes.isEmpty { return try files.remove(path) }
-        try files.ensureDirectory(directory, mode: 0o700)
-        try files.writeAtomically(path, bytes, mode: 0o600)
+        try file.replace(with: Self.encode(mutes, now: now, wallNow: wallNow))
     }
 
     /// Deletes the file (missing is fine): `wristcore forget`.
-    public func remove() throws(HALError) { try files.remove(path) }
+    public func remove() throws(HALError) { try file.remove() }
 
     static func encode(_ mutes: AppMutes, now: MonotonicInstant, wallNow: WallClockInstant) -> [UInt8] {
         var out: [UInt8] = []
