@@ -50,9 +50,9 @@ import Watch
         }
         #expect(s.buttonSteps.map(\.role) == [
             .negative, .positive, .negative, .back, .negative, .positive, .back,
-            // a reply from a notification's menu; the watch menu's Weather and Agenda
+            // a reply from a notification's menu; the watch menu's Weather (down past Alarms, Timer, Stopwatch) and Agenda
             .back, .negative, .positive, .positive, .negative,
-            .negative, .positive, .negative, .positive, .positive, .negative, .negative,
+            .negative, .down, .down, .down, .positive, .negative, .positive, .positive, .negative, .negative,
         ])
         #expect(s.length == .milliseconds(50_500) && Self.frames >= 505)
     }
