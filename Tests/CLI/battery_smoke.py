@@ -43,7 +43,15 @@ def wait(fn, seconds=15):
 try:
     if not wait(lambda: os.path.exists(harness_path), 30):
         raise SystemExit("the daemon did not create " + harness_path)
-    h = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); h.connect(harness_path)
+    h = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    # The file appears at bind; until listen a connection is refused: try again.
+    for _ in range(100):
+        try:
+            h.connect(harness_path); break
+        except ConnectionRefusedError:
+            time.sleep(0.05)
+    else:
+        h.connect(harness_path)
     hf = h.makefile("rb")
     motor = []
     def ask(cmd):

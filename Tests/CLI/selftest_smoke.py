@@ -55,7 +55,15 @@ def wait_for(path, proc):
 class Harness:
     def __init__(self, path):
         self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.s.connect(path)
+        # The file appears at bind; until listen (a moment: longer under
+        # qemu-user) a connection is refused: try again.
+        for _ in range(100):
+            try:
+                self.s.connect(path); break
+            except ConnectionRefusedError:
+                time.sleep(0.05)
+        else:
+            self.s.connect(path)
         self.s.settimeout(10)
         self.f = self.s.makefile("rb")
         self.motor = []

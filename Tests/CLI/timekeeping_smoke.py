@@ -40,7 +40,15 @@ def start():
                           "--state-dir", state_dir, "--log-level", "warning"])
     if not wait(lambda: os.path.exists(harness_path), 30):
         raise SystemExit("the daemon did not create " + harness_path)
-    h = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); h.connect(harness_path)
+    h = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    # The file appears at bind; until listen a connection is refused: try again.
+    for _ in range(100):
+        try:
+            h.connect(harness_path); break
+        except ConnectionRefusedError:
+            time.sleep(0.05)
+    else:
+        h.connect(harness_path)
     return d, h, h.makefile("rb")
 
 daemon, h, hf = start()
