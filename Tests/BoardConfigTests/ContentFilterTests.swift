@@ -9,20 +9,11 @@ import WearerSettings
 /// ASCII case, the first that matches deciding before the app's rule.
 @Suite("Settings file: filters")
 struct ContentFilterTests {
-    static let file = "/var/lib/wristcore/settings.json"
+    static let file = UserSettingsLoaderTests.file
 
-    func load(_ text: String) throws(BoardError) -> UserSettings {
-        try UserSettingsLoader.parse(Array(text.utf8), file: Self.file, motorCap: .seconds(20))
-    }
+    func load(_ text: String) throws(BoardError) -> UserSettings { try UserSettingsLoaderTests().load(text) }
 
-    func problems(_ text: String) -> [String] {
-        do {
-            _ = try load(text)
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
-    }
+    func problems(_ text: String) -> [String] { UserSettingsLoaderTests().problems(text) }
 
     /// The rule for a notification that says these things.
     func rule(_ s: UserSettings, app: String = "", title: String = "", subtitle: String = "", message: String = "") -> AppRule? {
