@@ -121,7 +121,7 @@ public enum HarnessJSON {
             ])),
             ("stopwatch", object([
                 ("running", w.stopwatch.isRunning ? "true" : "false"),
-                ("elapsedMs", "\(milliseconds(w.stopwatch.elapsed(at: w.now)))"), ("laps", "\(w.stopwatch.lapCount)"),
+                ("elapsedMs", "\(w.stopwatch.elapsed(at: w.now).millisecondsClamped)"), ("laps", "\(w.stopwatch.lapCount)"),
             ])),
             ("battery", w.watchBattery.map { b in object([
                 ("percent", "\(b.percent)"), ("charging", b.charging ? "true" : "false"),
@@ -155,11 +155,7 @@ public enum HarnessJSON {
         }
     }
 
-    static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-
-    static func milliseconds(_ d: Duration) -> Int64 {
-        d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
-    }
+    static func twoDigits(_ n: Int) -> String { NumberText.zeroPadded(n, width: 2) }
 
     /// The Status screen's causes, by name (docs/harness.md,
     /// `StatusReport.Cause`): `notSharing`, `notAnswering`, `bondLost`,
