@@ -301,7 +301,6 @@ public final class WatchController {
             model.calendarEventRemoved(id: id)
             afterInput()
         case .alarms(let alarms):
-            model.feeds.alarms = alarms
             model.phoneAlarmsReceived(alarms.asAlarms, now: loop.now)
             afterInput()
         case .phoneBattery(let level):
