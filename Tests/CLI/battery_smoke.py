@@ -9,6 +9,7 @@ power-off request in $RUNTIME_DIRECTORY (owner-only). Prints 'N passed, M failed
 usage: battery_smoke.py path/to/wristcore
 """
 import json, os, signal, socket, stat, subprocess, sys, tempfile, time
+import harness_connect
 
 wristcore = sys.argv[1]
 repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -43,15 +44,7 @@ def wait(fn, seconds=15):
 try:
     if not wait(lambda: os.path.exists(harness_path), 30):
         raise SystemExit("the daemon did not create " + harness_path)
-    h = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    # The file appears at bind; until listen a connection is refused: try again.
-    for _ in range(100):
-        try:
-            h.connect(harness_path); break
-        except ConnectionRefusedError:
-            time.sleep(0.05)
-    else:
-        h.connect(harness_path)
+    h = harness_connect.connect(harness_path)
     hf = h.makefile("rb")
     motor = []
     def ask(cmd):

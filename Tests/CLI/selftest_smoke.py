@@ -21,6 +21,7 @@ Prints 'N passed, M failed'.
 usage: selftest_smoke.py path/to/wristcore
 """
 import fcntl, json, os, pty, select, signal, socket, struct, subprocess, sys, tempfile, termios, time
+import harness_connect
 
 wristcore = sys.argv[1]
 tmp = tempfile.mkdtemp(prefix="wc-selftest-")
@@ -54,16 +55,7 @@ def wait_for(path, proc):
 
 class Harness:
     def __init__(self, path):
-        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        # The file appears at bind; until listen (a moment: longer under
-        # qemu-user) a connection is refused: try again.
-        for _ in range(100):
-            try:
-                self.s.connect(path); break
-            except ConnectionRefusedError:
-                time.sleep(0.05)
-        else:
-            self.s.connect(path)
+        self.s = harness_connect.connect(path)
         self.s.settimeout(10)
         self.f = self.s.makefile("rb")
         self.motor = []

@@ -10,6 +10,7 @@ Prints 'N passed, M failed'.
 usage: timekeeping_smoke.py path/to/wristcore [--quick]
 """
 import json, os, signal, socket, stat, subprocess, sys, tempfile, time
+import harness_connect
 
 wristcore = sys.argv[1]
 quick = "--quick" in sys.argv[2:]
@@ -40,15 +41,7 @@ def start():
                           "--state-dir", state_dir, "--log-level", "warning"])
     if not wait(lambda: os.path.exists(harness_path), 30):
         raise SystemExit("the daemon did not create " + harness_path)
-    h = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    # The file appears at bind; until listen a connection is refused: try again.
-    for _ in range(100):
-        try:
-            h.connect(harness_path); break
-        except ConnectionRefusedError:
-            time.sleep(0.05)
-    else:
-        h.connect(harness_path)
+    h = harness_connect.connect(harness_path)
     return d, h, h.makefile("rb")
 
 daemon, h, hf = start()
