@@ -1,3 +1,4 @@
+import HAL
 /// Hours during which the motor stays still (the watch model asks before it
 /// plays): one window every day ("22:00-07:00"), or windows by weekday
 /// ("mon-fri 22:00-07:00", "sat,sun 23:00-09:00"), on the watch's own time.
@@ -29,15 +30,7 @@ public struct QuietHours: Sendable, Equatable {
     }
 
     /// The days of the week a window starts on: bit 0 Monday ... bit 6 Sunday.
-    public struct Weekdays: OptionSet, Sendable, Equatable {
-        public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue & 0x7F }
-        public static let everyDay = Weekdays(rawValue: 0x7F)
-
-        /// 1 Monday ... 7 Sunday.
-        public init(weekday: Int) { self.init(rawValue: 1 << UInt8(weekday - 1)) }
-        public func contains(weekday: Int) -> Bool { (1...7).contains(weekday) && rawValue & (1 << UInt8(weekday - 1)) != 0 }
-    }
+    public typealias Weekdays = HAL.Weekdays
 
     /// The most windows a schedule holds (two a day).
     public static let maxWindows = 14

@@ -40,20 +40,13 @@ public struct Alarm: Sendable, Equatable {
     }
 }
 
-/// Weekdays as a bit set: Monday bit 0 ... Sunday bit 6 (Gadgetbridge's
-/// order, and the settings file's quiet hours').
-public struct AlarmDays: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue & 0x7F }
-    /// 1 Monday ... 7 Sunday.
-    public init(weekday: Int) { self.init(rawValue: (1...7).contains(weekday) ? 1 << UInt8(weekday - 1) : 0) }
+/// The days an alarm repeats on: the weekday bit set quiet hours use too
+/// (HAL's `Weekdays`, Monday bit 0 ... Sunday bit 6, Gadgetbridge's order).
+public typealias AlarmDays = Weekdays
 
-    public static let weekdays = AlarmDays(rawValue: 0x1F)
-    public static let weekend = AlarmDays(rawValue: 0x60)
-    public static let everyDay = AlarmDays(rawValue: 0x7F)
-
-    /// 1 Monday ... 7 Sunday.
-    public func contains(weekday: Int) -> Bool { (1...7).contains(weekday) && rawValue & (1 << UInt8(weekday - 1)) != 0 }
+extension Weekdays {
+    public static let weekdays = Weekdays(rawValue: 0x1F)
+    public static let weekend = Weekdays(rawValue: 0x60)
 
     /// The choices the alarm editor offers, in the order the buttons move
     /// through them: once, every day, Monday to Friday, the weekend, then
