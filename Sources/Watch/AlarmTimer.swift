@@ -48,6 +48,8 @@ final class AlarmTimer {
     /// source of time (the phone's first time, the system clock becoming
     /// synchronised) moves the clock: the model looks at what came due.
     func follow() {
+        // No alarm, none armed (the common case): nothing to look at on this input.
+        if model.alarms.count == 0 && armedRing == nil { return }
         let now = loop.now
         let source = model.wallClock.source(at: now)
         if source != armedSource && armedSource != .unknown { return timeChanged() }
